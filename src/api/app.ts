@@ -1,0 +1,68 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Clock } from '../domain/clock.js';
+import type { Store } from '../domain/ports.js';
+import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
+import { requireApiKey } from './plugins/authenticate.js';
+import { installErrorHandler } from './plugins/error-handler.js';
+import { RateLimiter } from './plugins/rate-limit.js';
+import { accountRoutes } from './routes/account.js';
+import { smsSendRoutes } from './routes/sms-send.js';
+import { smsRoutes } from './routes/sms.js';
+import { sharedSchemas } from './schemas.js';
+
+export interface AppDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly rateLimit: { readonly requests: number; readonly windowSeconds: number };
+  readonly sendBodyLimitBytes: number;
+  readonly onAccepted?: () => void;
+}
+
+/** Builds the HTTP app with every route; it never listens (main.ts and tests decide). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({ loggerInstance: deps.logger as FastifyBaseLogger, logController: { disableRequestLogging: true } });
+  installErrorHandler(app);
+  for (const schema of sharedSchemas) app.addSchema(schema);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Nok SMS API',
+        version: '2.0.0',
+        description:
+          'Bulk SMS: send to one number or two million, follow every recipient. Every request carries `x-api-key`. Errors are `{ error, code }`. Rate limits answer 429 with Retry-After and RateLimit-* headers.',
+      },
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+      },
+      security: [{ apiKey: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+
+  const limiter = new RateLimiter(deps.rateLimit.requests, deps.rateLimit.windowSeconds * 1000);
+  const compactLists = new CompactListCache();
+  await app.register(
+    async (api) => {
+      requireApiKey(api, { store: deps.store, clock: deps.clock, limiter });
+      await api.register(smsSendRoutes, {
+        store: deps.store,
+        clock: deps.clock,
+        bodyLimitBytes: deps.sendBodyLimitBytes,
+        onAccepted: deps.onAccepted ?? (() => undefined),
+      });
+      await api.register(smsRoutes, { store: deps.store, clock: deps.clock, compactLists });
+      await api.register(accountRoutes, { store: deps.store });
+    },
+    { prefix: '/api/v2' },
+  );
+  return app;
+}

@@ -1,0 +1,82 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { DomainError, type ErrorCode } from '../../domain/errors.js';
+import { BodyScanError } from '../send-body/scan-send-body.js';
+
+/** The one table from error code to HTTP status. */
+export function statusFor(code: ErrorCode): number {
+  switch (code) {
+    case 'INVALID_JSON':
+    case 'INVALID_PARAMETER':
+    case 'INVALID_NUMBER':
+    case 'TOO_MANY_NUMBERS':
+    case 'CONTENT_TOO_LONG':
+    case 'SENDER_NOT_FOUND':
+    case 'SENDER_NOT_APPROVED':
+    case 'TEMPLATE_NOT_FOUND':
+    case 'TEMPLATE_VARIABLE_MISSING':
+    case 'CONTACT_GROUP_NOT_FOUND':
+    case 'INVALID_SCHEDULED_TIME':
+    case 'NOT_SCHEDULED':
+      return 400;
+    case 'UNAUTHORIZED':
+      return 401;
+    case 'INSUFFICIENT_CREDITS':
+      return 402;
+    case 'SCOPE_INSUFFICIENT':
+    case 'FORBIDDEN':
+      return 403;
+    case 'NOT_FOUND':
+      return 404;
+    case 'ALREADY_CANCELLED':
+    case 'ALREADY_PROCESSING':
+      return 409;
+    case 'PAYLOAD_TOO_LARGE':
+      return 413;
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return 415;
+    case 'IDEMPOTENCY_KEY_REUSED':
+      return 422;
+    case 'RATE_LIMITED':
+      return 429;
+    case 'INTERNAL':
+      return 500;
+  }
+}
+
+// Fastify's own errors for a client's mistake, as our codes.
+const FRAMEWORK_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_PARAMETER',
+};
+
+/** Every error leaves as `{ error, code }`; a 500 says nothing internal, the log has the cause. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | DomainError | BodyScanError, request, reply) => {
+    const known = classify(error);
+    if (known) {
+      reply.status(statusFor(known.code)).send({ error: known.message, code: known.code });
+      return;
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    reply.status(500).send({ error: 'Internal error; the request may be retried', code: 'INTERNAL' });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ error: `No route ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' });
+  });
+}
+
+function classify(error: FastifyError | DomainError | BodyScanError): { code: ErrorCode; message: string } | null {
+  if (error instanceof DomainError || error instanceof BodyScanError) return { code: error.code, message: error.message };
+  if ('validation' in error && error.validation) {
+    return { code: 'INVALID_PARAMETER', message: error.message };
+  }
+  const mapped = 'code' in error && error.code ? FRAMEWORK_CODES[error.code] : undefined;
+  if (mapped) return { code: mapped, message: error.message };
+  if ('statusCode' in error && error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return { code: 'INVALID_PARAMETER', message: error.message };
+  }
+  return null;
+}

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requireScope } from '../../domain/accounts/authenticate.js';
+import type { Clock } from '../../domain/clock.js';
+import { DomainError } from '../../domain/errors.js';
+import { MAX_NUMBERS_PER_REQUEST, preparePreview } from '../../domain/messages/prepare-send.js';
+import { sendMessage, toEstimate } from '../../domain/messages/send-message.js';
+import type { Store } from '../../domain/ports.js';
+import { presentAccepted, presentEstimate } from '../presenters.js';
+import { costEstimate, errorResponses, previewBody, sendAccepted, sendBody } from '../schemas.js';
+import { scanSendBody } from '../send-body/scan-send-body.js';
+
+export interface SendRouteDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly bodyLimitBytes: number;
+  /** Called after a send is stored, to start background work at once. */
+  readonly onAccepted: () => void;
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+// The schemas below document the bodies; validation is the byte scanner's and the domain's,
+// because Ajv over a parsed 2M-element array is the slow path this route exists to avoid.
+const documentOnly = () => () => true;
+
+/**
+ * send and preview-cost read the raw JSON body: a 30 MB list of two million numbers is
+ * validated, normalised and deduplicated by a byte scanner, never `JSON.parse`d.
+ */
+export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): Promise<void> {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: deps.bodyLimitBytes }, (_req, body, done) =>
+    done(null, body),
+  );
+
+  app.post(
+    '/sms/send',
+    {
+      bodyLimit: deps.bodyLimitBytes,
+      validatorCompiler: documentOnly,
+      schema: {
+        summary: 'Send an SMS to one number or a batch',
+        description:
+          'Requires a key with scope sms:send or *. Numbers are normalised to 66XXXXXXXXX and sent once each; malformed numbers become recipients with status invalid and blocklisted ones status blocked, neither charged. With dryRun the answer is a cost estimate and nothing is stored. An Idempotency-Key header replays the first successful answer for the same body (header Idempotent-Replayed: true) and never charges twice.',
+        tags: ['sms'],
+        headers: {
+          type: 'object',
+          properties: { 'idempotency-key': { type: 'string', maxLength: 255 } },
+        },
+        body: sendBody,
+        response: {
+          200: { description: 'Accepted (or, with dryRun, an estimate)', oneOf: [sendAccepted, costEstimate] },
+          ...errorResponses(400, 401, 402, 403, 413, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      requireScope(request.caller, 'sms:send');
+      const idempotencyKey = readIdempotencyKey(request);
+      const body = request.body as Buffer;
+      const scanned = scanSendBody(body, { maxNumbers: MAX_NUMBERS_PER_REQUEST });
+      const outcome = await sendMessage(
+        deps.store,
+        {
+          accountId: request.caller.accountId,
+          apiKeyId: request.caller.apiKeyId,
+          fields: scanned.fields,
+          numbers: scanned.msisdns,
+          ...(idempotencyKey
+            ? { idempotency: { key: idempotencyKey, requestHash: createHash('sha256').update(body).digest('hex') } }
+            : {}),
+        },
+        deps.clock.now(),
+      );
+      if (outcome.kind === 'dry-run') return presentEstimate(outcome.estimate, true);
+      if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+      else deps.onAccepted();
+      return presentAccepted(outcome.result);
+    },
+  );
+
+  app.post(
+    '/sms/preview-cost',
+    {
+      bodyLimit: deps.bodyLimitBytes,
+      validatorCompiler: documentOnly,
+      schema: {
+        summary: 'Estimate message parts and credits; nothing is charged or sent',
+        tags: ['sms'],
+        body: previewBody,
+        response: { 200: costEstimate, ...errorResponses(400, 401, 403, 413, 429) },
+      },
+    },
+    async (request) => {
+      const scanned = scanSendBody(request.body as Buffer, { maxNumbers: MAX_NUMBERS_PER_REQUEST });
+      const prepared = await preparePreview(deps.store, request.caller.accountId, scanned.fields, scanned.msisdns);
+      return presentEstimate(toEstimate(prepared));
+    },
+  );
+}
+
+function readIdempotencyKey(request: FastifyRequest): string | undefined {
+  const value = request.headers['idempotency-key'];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
+    throw new DomainError('INVALID_PARAMETER', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
+  }
+  return value;
+}

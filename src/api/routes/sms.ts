@@ -1,0 +1,214 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../domain/clock.js';
+import { invalidParameter } from '../../domain/errors.js';
+import { cancelMessage } from '../../domain/messages/cancel-message.js';
+import { getMessage } from '../../domain/messages/get-message.js';
+import { listMessages } from '../../domain/messages/list-messages.js';
+import type { Store } from '../../domain/ports.js';
+import type { CompactListCache } from '../../domain/recipients/compact-list-cache.js';
+import { listRecipients } from '../../domain/recipients/list-recipients.js';
+import { MESSAGE_STATUSES, RECIPIENT_STATUSES, type MessageStatus, type RecipientStatus } from '../../domain/statuses.js';
+import { presentMessage, presentMessageDetails, presentRecipient, presentSummary } from '../presenters.js';
+import { errorResponses, uuidParams } from '../schemas.js';
+
+export interface SmsRouteDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly compactLists: CompactListCache;
+}
+
+const summarySchema = {
+  type: 'array',
+  description: 'Recipients per delivery status, every status listed.',
+  items: {
+    type: 'object',
+    required: ['status', 'count'],
+    properties: { status: { type: 'string', enum: [...RECIPIENT_STATUSES] }, count: { type: 'integer' } },
+  },
+} as const;
+
+const recipientSchema = {
+  type: 'object',
+  required: ['seq', 'msisdn', 'status', 'updatedAt'],
+  properties: {
+    seq: { type: 'integer', description: 'Position in the message; the cursor of `after`.' },
+    msisdn: { type: 'string' },
+    status: { type: 'string', enum: [...RECIPIENT_STATUSES] },
+    updatedAt: { type: ['string', 'null'], format: 'date-time' },
+  },
+} as const;
+
+export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promise<void> {
+  app.get(
+    '/sms',
+    {
+      schema: {
+        summary: "List the account's messages, most recent first",
+        tags: ['sms'],
+        querystring: {
+          type: 'object',
+          properties: {
+            page: { type: 'integer', minimum: 1, default: 1 },
+            limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            status: { type: 'string', enum: [...MESSAGE_STATUSES] },
+            sender: { type: 'string', maxLength: 11 },
+            from: { type: 'string', description: 'ISO 8601 date or date-time; createdAt ≥ from' },
+            to: { type: 'string', description: 'ISO 8601 date or date-time; createdAt ≤ to' },
+            search: { type: 'string', maxLength: 1000, description: 'Substring of refNo or content, case-insensitive' },
+          },
+        },
+        response: {
+          200: {
+            type: 'object',
+            required: ['data', 'page', 'limit', 'total', 'totalPages'],
+            properties: {
+              data: { type: 'array', items: { $ref: 'Message#' } },
+              page: { type: 'integer' },
+              limit: { type: 'integer' },
+              total: { type: 'integer' },
+              totalPages: { type: 'integer' },
+            },
+          },
+          ...errorResponses(400, 401, 429),
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query as {
+        page: number;
+        limit: number;
+        status?: MessageStatus;
+        sender?: string;
+        from?: string;
+        to?: string;
+        search?: string;
+      };
+      const fromMs = q.from === undefined ? undefined : parseWindowBound(q.from, 'from', false);
+      const toMs = q.to === undefined ? undefined : parseWindowBound(q.to, 'to', true);
+      if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) throw invalidParameter('from must not be after to');
+      const page = await listMessages(deps.store, request.caller.accountId, {
+        status: q.status,
+        sender: q.sender,
+        fromMs,
+        toMs,
+        search: q.search || undefined,
+        offset: (q.page - 1) * q.limit,
+        limit: q.limit,
+      });
+      return {
+        data: page.items.map((m) => presentMessage(m)),
+        page: q.page,
+        limit: q.limit,
+        total: page.total,
+        totalPages: Math.ceil(page.total / q.limit),
+      };
+    },
+  );
+
+  app.get(
+    '/sms/:uuid',
+    {
+      schema: {
+        summary: 'One message, with drSummary once the send is complete',
+        tags: ['sms'],
+        params: uuidParams,
+        response: { 200: { $ref: 'Message#' }, ...errorResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { uuid } = request.params as { uuid: string };
+      return presentMessageDetails(await getMessage(deps.store, request.caller.accountId, uuid));
+    },
+  );
+
+  app.post(
+    '/sms/:uuid/cancel',
+    {
+      schema: {
+        summary: 'Cancel a scheduled message that has not started; held credits are refunded',
+        description:
+          'NOT_SCHEDULED answers 400; ALREADY_CANCELLED and ALREADY_PROCESSING answer 409.',
+        tags: ['sms'],
+        params: uuidParams,
+        response: {
+          200: {
+            type: 'object',
+            required: ['uuid', 'status', 'refunded'],
+            properties: {
+              uuid: { type: 'string' },
+              status: { type: 'string', enum: ['cancelled'] },
+              refunded: { type: 'integer', description: 'Credits returned to the balance.' },
+            },
+          },
+          ...errorResponses(400, 401, 403, 404, 409, 429),
+        },
+      },
+    },
+    async (request) => {
+      const { uuid } = request.params as { uuid: string };
+      const message = await cancelMessage(deps.store, request.caller.accountId, uuid, deps.clock.now());
+      return { uuid: message.uuid, status: 'cancelled', refunded: message.cost };
+    },
+  );
+
+  app.get(
+    '/sms/:uuid/recipients',
+    {
+      schema: {
+        summary: 'Per-recipient delivery status, with cursor paging',
+        description:
+          'Without `after`: the first page and `total` (recipients matching the filters). With `after` (0 for the first page, then the previous `nextCursor`): `nextCursor` and `hasMore` instead of `total`. `summary` always counts every status over the whole message.',
+        tags: ['sms'],
+        params: uuidParams,
+        querystring: {
+          type: 'object',
+          properties: {
+            limit: { type: 'integer', minimum: 1, maximum: 50, default: 50 },
+            after: { type: 'integer', minimum: 0 },
+            status: { type: 'string', enum: [...RECIPIENT_STATUSES] },
+            search: { type: 'string', maxLength: 32, description: 'Substring of the number' },
+          },
+        },
+        response: {
+          200: {
+            type: 'object',
+            required: ['data', 'summary'],
+            properties: {
+              data: { type: 'array', items: recipientSchema },
+              summary: summarySchema,
+              total: { type: 'integer' },
+              nextCursor: { type: 'integer' },
+              hasMore: { type: 'boolean' },
+            },
+          },
+          ...errorResponses(400, 401, 403, 404, 429),
+        },
+      },
+    },
+    async (request) => {
+      const { uuid } = request.params as { uuid: string };
+      const q = request.query as { limit: number; after?: number; status?: RecipientStatus; search?: string };
+      const page = await listRecipients(deps.store, deps.compactLists, request.caller.accountId, uuid, q);
+      return {
+        data: page.items.map(presentRecipient),
+        summary: presentSummary(page.summary),
+        ...(page.total !== undefined ? { total: page.total } : { nextCursor: page.nextCursor, hasMore: page.hasMore }),
+      };
+    },
+  );
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** A date alone covers its whole UTC day: `from` its first, `to` its last millisecond. */
+function parseWindowBound(value: string, name: string, endOfDay: boolean): number {
+  let ms = Number.NaN;
+  if (DATE_ONLY.test(value)) ms = Date.parse(`${value}T00:00:00Z`) + (endOfDay ? 86_399_999 : 0);
+  else if (DATE_TIME.test(value)) ms = Date.parse(value);
+  const roundTrip = DATE_ONLY.test(value) && !Number.isNaN(ms) ? new Date(ms).toISOString().startsWith(value) : true;
+  if (Number.isNaN(ms) || !roundTrip) {
+    throw invalidParameter(`${name} must be an ISO 8601 date (2026-11-01) or date-time with an offset`);
+  }
+  return ms;
+}

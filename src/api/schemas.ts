@@ -1,0 +1,150 @@
+import { MESSAGE_STATUSES, RECIPIENT_STATUSES } from '../domain/statuses.js';
+
+// JSON Schemas of the routes: Fastify validates requests and serialises responses with them,
+// and the OpenAPI document at /openapi.json is generated from them.
+
+export const errorBody = {
+  $id: 'Error',
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: { type: 'string', description: 'Human-readable message.' },
+    code: { type: 'string', description: 'Machine-readable code.' },
+  },
+} as const;
+
+const ref = (id: string) => ({ $ref: `${id}#` });
+
+export function errorResponses(...statuses: number[]): Record<number, unknown> {
+  const descriptions: Record<number, string> = {
+    400: 'Invalid parameters or invalid number',
+    401: 'Missing or invalid API key',
+    402: 'Insufficient credits (INSUFFICIENT_CREDITS)',
+    403: 'Scope insufficient, or the resource belongs to another account',
+    404: 'Resource not found',
+    409: 'Conflict with the resource state',
+    413: 'Request body too large',
+    422: 'Idempotency-Key reused with a different request',
+    429: 'Rate limit exceeded; see Retry-After',
+  };
+  return Object.fromEntries(statuses.map((s) => [s, { description: descriptions[s], ...ref('Error') }]));
+}
+
+export const recipientTally = {
+  $id: 'RecipientTally',
+  type: 'object',
+  description: 'How the requested numbers were counted.',
+  required: ['requested', 'unique', 'duplicates', 'valid', 'invalid', 'blocked', 'charged'],
+  properties: {
+    requested: { type: 'integer', description: 'Numbers given (msisdns plus contact group members).' },
+    unique: { type: 'integer', description: 'Recipients after dropping duplicates.' },
+    duplicates: { type: 'integer', description: 'Numbers dropped because they repeat an earlier one.' },
+    valid: { type: 'integer' },
+    invalid: { type: 'integer', description: 'Malformed numbers: recipients with status invalid, not charged.' },
+    blocked: { type: 'integer', description: 'Blocklisted numbers: recipients with status blocked, not charged.' },
+    charged: { type: 'integer', description: 'Recipients sent to and charged for.' },
+  },
+} as const;
+
+const statusCounts = {
+  type: 'object',
+  required: [...RECIPIENT_STATUSES],
+  properties: Object.fromEntries(RECIPIENT_STATUSES.map((s) => [s, { type: 'integer' }])),
+} as const;
+
+export const message = {
+  $id: 'Message',
+  type: 'object',
+  required: ['uuid', 'refNo', 'sender', 'content', 'parts', 'status', 'createdAt', 'updatedAt', 'recipients', 'cost'],
+  properties: {
+    uuid: { type: 'string' },
+    refNo: { type: 'string', description: 'Short per-account reference, increasing with time.' },
+    sender: { type: 'string' },
+    content: { type: 'string' },
+    parts: { type: 'integer', description: 'Message parts per recipient.' },
+    status: { type: 'string', enum: [...MESSAGE_STATUSES] },
+    scheduledTime: { type: 'string', format: 'date-time', description: 'Present for scheduled messages.' },
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+    completedAt: { type: ['string', 'null'], format: 'date-time' },
+    recipients: ref('RecipientTally'),
+    creditsPerPart: { type: 'integer' },
+    cost: { type: 'integer', description: 'Credits charged (held, while scheduled).' },
+    drSummary: { ...statusCounts, description: 'Recipients per delivery status; present once the send is complete.' },
+  },
+} as const;
+
+export const costEstimate = {
+  type: 'object',
+  required: ['parts', 'characters', 'recipients', 'creditsPerPart', 'cost', 'balance', 'sufficientCredits'],
+  properties: {
+    dryRun: { type: 'boolean' },
+    parts: { type: 'integer' },
+    characters: { type: 'integer' },
+    recipients: ref('RecipientTally'),
+    creditsPerPart: { type: 'integer' },
+    cost: { type: 'integer', description: 'parts × charged recipients × creditsPerPart' },
+    balance: { type: 'integer' },
+    sufficientCredits: { type: 'boolean' },
+  },
+} as const;
+
+export const sendAccepted = {
+  type: 'object',
+  required: ['uuid', 'refNo', 'status', 'sender', 'parts', 'characters', 'createdAt', 'recipients', 'creditsPerPart', 'cost', 'balance'],
+  properties: {
+    uuid: { type: 'string' },
+    refNo: { type: 'string' },
+    status: { type: 'string', enum: [...MESSAGE_STATUSES] },
+    sender: { type: 'string' },
+    parts: { type: 'integer' },
+    characters: { type: 'integer' },
+    scheduledTime: { type: 'string', format: 'date-time' },
+    createdAt: { type: 'string', format: 'date-time' },
+    recipients: ref('RecipientTally'),
+    creditsPerPart: { type: 'integer' },
+    cost: { type: 'integer' },
+    balance: { type: 'integer', description: 'Balance after this send.' },
+  },
+} as const;
+
+export const sendBody = {
+  type: 'object',
+  required: ['sender'],
+  additionalProperties: false,
+  properties: {
+    sender: { type: 'string', maxLength: 11, description: 'An approved sender name.' },
+    content: { type: 'string', maxLength: 1000, description: 'Either content or templateId.' },
+    msisdns: {
+      type: 'array',
+      maxItems: 2_000_000,
+      items: { type: 'string', description: '66XXXXXXXXX or 0XXXXXXXXX' },
+      description: 'Either msisdns or contactGroupId (or both: the union is sent, each number once).',
+    },
+    contactGroupId: { type: 'integer' },
+    templateId: { type: 'integer' },
+    variables: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+    scheduledTime: { type: 'string', description: 'Future time with a UTC offset, e.g. 2026-12-01T09:30:00+07:00' },
+    dryRun: { type: 'boolean' },
+  },
+} as const;
+
+export const previewBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    content: { type: 'string', maxLength: 2000, description: 'Either content or templateId.' },
+    msisdns: { type: 'array', maxItems: 2_000_000, items: { type: 'string' } },
+    contactGroupId: { type: 'integer' },
+    templateId: { type: 'integer' },
+    variables: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+  },
+} as const;
+
+export const uuidParams = {
+  type: 'object',
+  required: ['uuid'],
+  properties: { uuid: { type: 'string', description: 'The uuid returned by send.' } },
+} as const;
+
+export const sharedSchemas = [errorBody, recipientTally, message];

@@ -1,0 +1,8 @@
+import { DomainError } from '../errors.js';
+import type { Account, Store } from '../ports.js';
+
+export async function getBalance(store: Store, accountId: number): Promise<Account> {
+  const account = await store.findAccount(accountId);
+  if (!account) throw new DomainError('UNAUTHORIZED', 'The account no longer exists');
+  return account;
+}

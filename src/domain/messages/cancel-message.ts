@@ -1,0 +1,32 @@
+import { DomainError } from '../errors.js';
+import type { Message, Store } from '../ports.js';
+import { findOwnMessage } from './find-own-message.js';
+
+/**
+ * Cancels a scheduled message that has not started and refunds its hold. The status change
+ * is a conditional UPDATE (`WHERE status = 'scheduled'`), the same guard the scheduler's
+ * release uses, so when the two race exactly one of them changes the row.
+ */
+export async function cancelMessage(store: Store, accountId: number, uuid: string, nowMs: number): Promise<Message> {
+  return store.transaction(async (tx) => {
+    const message = await findOwnMessage(tx, accountId, uuid);
+    if (!(await tx.cancelScheduledMessage(message.id, nowMs))) {
+      const current = (await tx.findMessageByUuid(uuid)) ?? message;
+      throw refusal(current);
+    }
+    if (message.cost > 0) {
+      await tx.changeBalance({ accountId, delta: message.cost, reason: 'refund', messageId: message.id, nowMs });
+    }
+    return { ...message, status: 'cancelled', updatedAt: nowMs, completedAt: nowMs };
+  });
+}
+
+function refusal(message: Message): DomainError {
+  if (message.status === 'cancelled') {
+    return new DomainError('ALREADY_CANCELLED', 'The message is already cancelled');
+  }
+  if (message.scheduledAt === null) {
+    return new DomainError('NOT_SCHEDULED', 'Only scheduled messages can be cancelled; this one was sent at once');
+  }
+  return new DomainError('ALREADY_PROCESSING', 'The message has started sending and can no longer be cancelled');
+}

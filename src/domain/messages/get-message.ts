@@ -1,0 +1,28 @@
+import type { Message, Store } from '../ports.js';
+import { RECIPIENT_STATUSES, type RecipientStatus } from '../statuses.js';
+import { findOwnMessage } from './find-own-message.js';
+
+export interface MessageDetails {
+  readonly message: Message;
+  /** Per-status recipient counts; every status is present. */
+  readonly counts: ReadonlyMap<RecipientStatus, number>;
+  /** True once the send is complete: `drSummary` is shown from then on. */
+  readonly complete: boolean;
+}
+
+export async function getMessage(store: Store, accountId: number, uuid: string): Promise<MessageDetails> {
+  const message = await findOwnMessage(store, accountId, uuid);
+  const counts = completeCounts(await store.messageCounts(message.id));
+  return { message, counts, complete: isComplete(message, counts) };
+}
+
+export function completeCounts(stored: ReadonlyMap<RecipientStatus, number>): Map<RecipientStatus, number> {
+  return new Map(RECIPIENT_STATUSES.map((status) => [status, stored.get(status) ?? 0]));
+}
+
+/** Sent or failed, or every recipient final. A cancelled message never was sent. */
+function isComplete(message: Message, counts: ReadonlyMap<RecipientStatus, number>): boolean {
+  if (message.status === 'sent' || message.status === 'failed') return true;
+  if (message.status !== 'pending') return false;
+  return (counts.get('pending') ?? 0) === 0;
+}

@@ -1,0 +1,225 @@
+import type {
+  ApiKeyScope,
+  MessageStatus,
+  RecipientStatus,
+  SenderStatus,
+} from './statuses.js';
+
+export interface Account {
+  readonly id: number;
+  readonly name: string;
+  readonly balance: number;
+  readonly pricePerPart: number;
+  readonly rateLimitRequests: number | null;
+  readonly status: string;
+  readonly createdAt: number;
+}
+
+export interface ApiKeyRecord {
+  readonly id: number;
+  readonly accountId: number;
+  readonly name: string;
+  readonly prefix: string;
+  readonly secretHash: string;
+  readonly scopes: readonly ApiKeyScope[];
+  readonly revokedAt: number | null;
+  readonly lastUsedAt: number | null;
+  readonly createdAt: number;
+}
+
+export interface Sender {
+  readonly id: number;
+  readonly accountId: number;
+  readonly name: string;
+  readonly status: SenderStatus;
+  readonly note: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** A sender as one account sees it: its own, or shared with it by its owner. */
+export interface VisibleSender extends Sender {
+  readonly shared: boolean;
+}
+
+export interface Template {
+  readonly id: number;
+  readonly accountId: number;
+  readonly name: string;
+  readonly body: string;
+}
+
+export interface ContactGroup {
+  readonly id: number;
+  readonly accountId: number;
+  readonly name: string;
+}
+
+export interface Message {
+  readonly id: number;
+  readonly uuid: string;
+  readonly accountId: number;
+  readonly refNo: string;
+  readonly sender: string;
+  readonly content: string;
+  readonly parts: number;
+  readonly status: MessageStatus;
+  readonly scheduledAt: number | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly completedAt: number | null;
+  readonly requestedCount: number;
+  readonly duplicateCount: number;
+  readonly recipientTotal: number;
+  readonly validCount: number;
+  readonly invalidCount: number;
+  readonly blockedCount: number;
+  readonly chargedCount: number;
+  readonly pricePerPart: number;
+  readonly cost: number;
+  readonly materialisedUpto: number;
+}
+
+/**
+ * The recipient list as accepted, before (and besides) its rows: valid numbers take seqs
+ * 1..numbers.length in request order (blocked ones flagged), invalid strings the seqs after.
+ */
+export interface CompactRecipientList {
+  readonly numbers: Uint32Array;
+  readonly blockedSeqs: readonly number[];
+  readonly invalid: readonly string[];
+}
+
+export interface NewMessage {
+  readonly uuid: string;
+  readonly accountId: number;
+  readonly apiKeyId: number | null;
+  readonly refNo: string;
+  readonly sender: string;
+  readonly content: string;
+  readonly parts: number;
+  readonly status: MessageStatus;
+  readonly scheduledAt: number | null;
+  readonly createdAt: number;
+  readonly requestedCount: number;
+  readonly duplicateCount: number;
+  readonly recipientTotal: number;
+  readonly validCount: number;
+  readonly invalidCount: number;
+  readonly blockedCount: number;
+  readonly chargedCount: number;
+  readonly pricePerPart: number;
+  readonly cost: number;
+  readonly completedAt: number | null;
+  readonly recipients: CompactRecipientList;
+}
+
+export interface RecipientRecord {
+  readonly seq: number;
+  readonly msisdn: string;
+  readonly status: RecipientStatus;
+  readonly updatedAt: number | null;
+}
+
+export interface RecipientQuery {
+  readonly status?: RecipientStatus;
+  /** Digits to find anywhere in the number. */
+  readonly search?: string;
+}
+
+export type LedgerReason = 'top-up' | 'send' | 'hold' | 'refund' | 'adjustment';
+
+export interface MessageListQuery {
+  readonly status?: MessageStatus;
+  readonly sender?: string;
+  readonly fromMs?: number;
+  readonly toMs?: number;
+  readonly search?: string;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+export type IdempotencyClaim =
+  | { readonly claimed: true }
+  | { readonly claimed: false; readonly requestHash: string; readonly responseBody: string | null };
+
+/**
+ * Everything the use cases ask of storage. `transaction` runs `work` with a store bound to one
+ * transaction; the use case decides what goes inside it.
+ */
+export interface Store {
+  transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
+
+  // accounts and keys
+  createAccount(input: { name: string; pricePerPart?: number; nowMs: number }): Promise<Account>;
+  findAccount(id: number): Promise<Account | null>;
+  countAccounts(): Promise<number>;
+  createApiKey(input: {
+    accountId: number;
+    name: string;
+    prefix: string;
+    secretHash: string;
+    scopes: readonly ApiKeyScope[];
+    nowMs: number;
+  }): Promise<ApiKeyRecord>;
+  findApiKeyByPrefix(prefix: string): Promise<ApiKeyRecord | null>;
+  revokeApiKey(id: number, nowMs: number): Promise<boolean>;
+  touchApiKey(id: number, nowMs: number): Promise<void>;
+
+  // credits
+  /** Adds `delta` (negative to debit) and writes its ledger row; null when it would go below 0. */
+  changeBalance(input: {
+    accountId: number;
+    delta: number;
+    reason: LedgerReason;
+    messageId?: number | null;
+    note?: string | null;
+    nowMs: number;
+  }): Promise<number | null>;
+  ledgerSum(accountId: number): Promise<number>;
+
+  // senders, templates, groups, blocklist
+  createSender(input: { accountId: number; name: string; status: SenderStatus; nowMs: number }): Promise<Sender>;
+  shareSender(senderId: number, accountId: number, nowMs: number): Promise<void>;
+  findSenderByName(name: string): Promise<Sender | null>;
+  isSenderSharedWith(senderId: number, accountId: number): Promise<boolean>;
+  listVisibleSenders(accountId: number): Promise<VisibleSender[]>;
+  createTemplate(input: { accountId: number; name: string; body: string; nowMs: number }): Promise<Template>;
+  findTemplate(id: number): Promise<Template | null>;
+  createContactGroup(input: { accountId: number; name: string; nowMs: number }): Promise<ContactGroup>;
+  addContacts(groupId: number, msisdns: readonly string[]): Promise<number>;
+  findContactGroup(id: number): Promise<ContactGroup | null>;
+  contactNumbers(groupId: number): Promise<string[]>;
+  addToBlocklist(scopeAccountId: number, msisdns: readonly string[], nowMs: number): Promise<number>;
+  /** Blocked numbers for an account: its own list and the platform-wide one. */
+  blockedNumbers(accountId: number): Promise<Set<string>>;
+
+  // messages
+  nextRefNo(accountId: number): Promise<number>;
+  insertMessage(message: NewMessage): Promise<number>;
+  findMessageByUuid(uuid: string): Promise<Message | null>;
+  listMessages(accountId: number, query: MessageListQuery): Promise<{ items: Message[]; total: number }>;
+  /** scheduled → cancelled, only if still scheduled; true when this call made the change. */
+  cancelScheduledMessage(messageId: number, nowMs: number): Promise<boolean>;
+  /** scheduled → pending for every message due at `nowMs`; returns their ids. */
+  releaseDueMessages(nowMs: number): Promise<number[]>;
+  claimIdempotencyKey(input: {
+    accountId: number;
+    key: string;
+    requestHash: string;
+    nowMs: number;
+  }): Promise<IdempotencyClaim>;
+  saveIdempotentResponse(accountId: number, key: string, messageId: number | null, body: string): Promise<void>;
+
+  // recipients
+  messageCounts(messageId: number): Promise<Map<RecipientStatus, number>>;
+  setMessageCounts(messageId: number, counts: ReadonlyMap<RecipientStatus, number>): Promise<void>;
+  loadCompactList(messageId: number): Promise<CompactRecipientList>;
+  /** Rows with `afterSeq < seq <= maxSeq` matching the query, by seq. */
+  recipientRows(
+    messageId: number,
+    query: RecipientQuery & { afterSeq: number; maxSeq: number; limit: number },
+  ): Promise<RecipientRecord[]>;
+  countRecipientRows(messageId: number, query: RecipientQuery & { maxSeq: number }): Promise<number>;
+  unmaterialisedMessages(limit: number): Promise<Pick<Message, 'id' | 'recipientTotal' | 'materialisedUpto'>[]>;
+}

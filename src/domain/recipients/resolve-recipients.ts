@@ -1,0 +1,83 @@
+import { DomainError, invalidParameter } from '../errors.js';
+import type { CompactRecipientList, Store } from '../ports.js';
+import { msisdnToSuffix } from './msisdn.js';
+import type { NumberList } from './number-list.js';
+import { NumberSet } from './number-set.js';
+
+export interface ResolvedRecipients {
+  readonly list: CompactRecipientList;
+  readonly requested: number;
+  readonly duplicates: number;
+  readonly valid: number;
+  readonly invalid: number;
+  readonly blocked: number;
+  /** Recipients that will be sent to and paid for: valid and not blocked. */
+  readonly charged: number;
+}
+
+/**
+ * Joins the request's numbers with a contact group's, then flags blocklisted ones. Numbers
+ * that appear in both are sent once. Blocked and invalid recipients are kept (they are
+ * reported) but never charged.
+ */
+export async function resolveRecipients(
+  store: Store,
+  accountId: number,
+  numbers: NumberList | undefined,
+  contactGroupId: number | undefined,
+): Promise<ResolvedRecipients> {
+  let valid = numbers?.valid ?? new Uint32Array(0);
+  let requested = numbers?.requested ?? 0;
+  let duplicates = numbers?.duplicates ?? 0;
+  const invalid = [...(numbers?.invalid ?? [])];
+
+  if (contactGroupId !== undefined) {
+    const group = await store.findContactGroup(contactGroupId);
+    if (!group) throw new DomainError('CONTACT_GROUP_NOT_FOUND', `Contact group ${contactGroupId} does not exist`);
+    if (group.accountId !== accountId) {
+      throw new DomainError('FORBIDDEN', `Contact group ${contactGroupId} belongs to another account`);
+    }
+    const members = await store.contactNumbers(group.id);
+    const union = new NumberSet(valid.length + members.length);
+    for (let i = 0; i < valid.length; i++) union.add(valid[i]!);
+    for (const msisdn of members) {
+      const suffix = msisdnToSuffix(msisdn);
+      if (suffix !== null && !union.add(suffix)) duplicates++;
+    }
+    requested += members.length;
+    valid = union.toArray();
+  }
+
+  if (requested === 0) {
+    throw invalidParameter(
+      contactGroupId !== undefined ? 'The contact group has no numbers' : 'msisdns must list at least one number',
+    );
+  }
+  if (valid.length === 0) {
+    throw new DomainError('INVALID_NUMBER', 'No valid number: numbers are 66XXXXXXXXX or 0XXXXXXXXX');
+  }
+
+  const blockedSeqs = await findBlocked(store, accountId, valid);
+  return {
+    list: { numbers: valid, blockedSeqs, invalid },
+    requested,
+    duplicates,
+    valid: valid.length,
+    invalid: invalid.length,
+    blocked: blockedSeqs.length,
+    charged: valid.length - blockedSeqs.length,
+  };
+}
+
+async function findBlocked(store: Store, accountId: number, valid: Uint32Array): Promise<number[]> {
+  const blocklist = await store.blockedNumbers(accountId);
+  if (blocklist.size === 0) return [];
+  const blockedSuffixes = new Set<number>();
+  for (const msisdn of blocklist) {
+    const suffix = msisdnToSuffix(msisdn);
+    if (suffix !== null) blockedSuffixes.add(suffix);
+  }
+  const seqs: number[] = [];
+  for (let i = 0; i < valid.length; i++) if (blockedSuffixes.has(valid[i]!)) seqs.push(i + 1);
+  return seqs;
+}

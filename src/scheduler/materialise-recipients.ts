@@ -1,0 +1,31 @@
+import type { Store } from '../domain/ports.js';
+import { compactRecipient } from '../domain/recipients/compact-list.js';
+import type { CompactListCache } from '../domain/recipients/compact-list-cache.js';
+import type { EngineOps, NewRecipientRow } from '../storage/engine.js';
+
+/**
+ * Expands one chunk of the oldest unmaterialised message into recipient rows. Returns the
+ * number of rows written (0 when there is nothing to do or another worker took the chunk).
+ * Runs safely in several processes: the chunk write is conditional on `materialised_upto`.
+ */
+export async function materialiseNextChunk(
+  store: Store,
+  engine: EngineOps,
+  cache: CompactListCache,
+  chunkSize: number,
+  nowMs: number,
+): Promise<number> {
+  const [message] = await store.unmaterialisedMessages(1);
+  if (!message) return 0;
+  const list = await cache.get(store, message.id);
+  const blocked = new Set(list.blockedSeqs);
+  const from = message.materialisedUpto;
+  const to = Math.min(message.recipientTotal, from + chunkSize);
+  const rows: NewRecipientRow[] = new Array(to - from);
+  for (let seq = from + 1; seq <= to; seq++) {
+    const { msisdn, status } = compactRecipient(list, seq, blocked);
+    rows[seq - from - 1] = { seq, msisdn, status };
+  }
+  const written = await engine.insertRecipientChunk(message.id, from, to, rows, nowMs);
+  return written ? rows.length : 0;
+}

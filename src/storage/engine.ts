@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import type { Migration } from './migration.js';
+import type { Tables } from './schema.js';
+
+/** A recipient row as the materialiser writes it. */
+export interface NewRecipientRow {
+  readonly seq: number;
+  readonly msisdn: string;
+  readonly status: string;
+}
+
+/**
+ * The few operations whose SQL or driver use differs by engine. Each has a twin in
+ * `storage/sqlite/` and `storage/postgres/` behind this one signature; nothing else branches
+ * on the engine.
+ */
+export interface EngineOps {
+  readonly name: 'sqlite' | 'postgres';
+  readonly migrations: readonly Migration[];
+  /**
+   * Applies one migration and records it, in one transaction serialised against migrators in
+   * other processes; returns false when it had already been applied.
+   */
+  applyMigration(migration: Migration, nowMs: number): Promise<boolean>;
+  /** Ids of the migrations recorded as applied. */
+  appliedMigrations(): Promise<number[]>;
+  /**
+   * Writes recipient rows `(fromSeq, toSeq]` of a message and advances its `materialised_upto`
+   * from `fromSeq` to `toSeq`, in one transaction. Returns false, writing nothing, when
+   * `materialised_upto` was no longer `fromSeq` (another worker got there first).
+   */
+  insertRecipientChunk(
+    messageId: number,
+    fromSeq: number,
+    toSeq: number,
+    rows: readonly NewRecipientRow[],
+    nowMs: number,
+  ): Promise<boolean>;
+}
+
+export interface Database {
+  readonly db: Kysely<Tables>;
+  readonly engine: EngineOps;
+  close(): Promise<void>;
+}

@@ -1,0 +1,131 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import type { Database, EngineOps, NewRecipientRow } from '../engine.js';
+import type { Tables } from '../schema.js';
+import { postgresMigrations } from './migrations.js';
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+// Counts and ids are BIGINT; every value Nok stores fits a double, so parse them as numbers
+// rather than the driver's default strings. Scoped to this pool, not pg's global parsers.
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/** Migrators in several processes serialise on this advisory lock key. */
+const MIGRATION_LOCK_KEY = 727_001;
+const BOOKKEEPING =
+  'CREATE TABLE IF NOT EXISTS nok_migrations (id BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)';
+
+export function openPostgres(url: string, options: { maxConnections?: number; schema?: string } = {}): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 10,
+    types,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+
+  const engine: EngineOps = {
+    name: 'postgres',
+    migrations: postgresMigrations,
+    async applyMigration(migration, nowMs) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+        await client.query(BOOKKEEPING);
+        const done = await client.query('SELECT 1 FROM nok_migrations WHERE id = $1', [migration.id]);
+        if (done.rowCount === 0) {
+          await client.query(migration.sql);
+          await client.query(
+            'INSERT INTO nok_migrations (id, name, applied_at) VALUES ($1, $2, $3)',
+            [migration.id, migration.name, nowMs],
+          );
+        }
+        await client.query('COMMIT');
+        return done.rowCount === 0;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async appliedMigrations() {
+      const exists = await pool.query("SELECT to_regclass('nok_migrations') AS t");
+      if (!exists.rows[0]?.t) return [];
+      const rows = await pool.query<{ id: number }>('SELECT id FROM nok_migrations ORDER BY id');
+      return rows.rows.map((row) => row.id);
+    },
+    insertRecipientChunk: (messageId, fromSeq, toSeq, rows, nowMs) =>
+      insertChunk(pool, messageId, fromSeq, toSeq, rows, nowMs),
+  };
+
+  return { db, engine, close: () => db.destroy() };
+}
+
+/**
+ * The UPDATE runs first: its row lock on the message makes a second materialiser wait, then
+ * see `materialised_upto` moved and write nothing. Rows go in through COPY.
+ */
+async function insertChunk(
+  pool: pg.Pool,
+  messageId: number,
+  fromSeq: number,
+  toSeq: number,
+  rows: readonly NewRecipientRow[],
+  nowMs: number,
+): Promise<boolean> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const advanced = await client.query(
+      'UPDATE messages SET materialised_upto = $1 WHERE id = $2 AND materialised_upto = $3',
+      [toSeq, messageId, fromSeq],
+    );
+    if (advanced.rowCount === 0) {
+      await client.query('ROLLBACK');
+      return false;
+    }
+    const copy = client.query(
+      copyFrom('COPY recipients (message_id, seq, msisdn, status, attempts, updated_at) FROM STDIN'),
+    );
+    await pipeline(Readable.from(copyLines(messageId, rows, nowMs)), copy);
+    await client.query('COMMIT');
+    return true;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+// Batches rows into large strings; msisdn and status never contain tabs, newlines or backslashes
+// (invalid numbers are escaped below).
+function* copyLines(messageId: number, rows: readonly NewRecipientRow[], nowMs: number) {
+  const batchSize = 2000;
+  for (let start = 0; start < rows.length; start += batchSize) {
+    let text = '';
+    const end = Math.min(rows.length, start + batchSize);
+    for (let i = start; i < end; i++) {
+      const row = rows[i]!;
+      text += `${messageId}\t${row.seq}\t${escapeCopy(row.msisdn)}\t${row.status}\t0\t${nowMs}\n`;
+    }
+    yield text;
+  }
+}
+
+function escapeCopy(value: string): string {
+  return /[\\\t\n\r]/.test(value)
+    ? value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')
+    : value;
+}

@@ -1,0 +1,128 @@
+import type { Selectable } from 'kysely';
+import type { Account, ApiKeyRecord, CompactRecipientList, Message, Sender } from '../domain/ports.js';
+import type { ApiKeyScope, MessageStatus, SenderStatus } from '../domain/statuses.js';
+import type { AccountRow, ApiKeyRow, MessagesTable, SenderRow } from './schema.js';
+
+export function toAccount(row: AccountRow): Account {
+  return {
+    id: row.id,
+    name: row.name,
+    balance: row.balance,
+    pricePerPart: row.price_per_part,
+    rateLimitRequests: row.rate_limit_requests,
+    status: row.status,
+    createdAt: row.created_at,
+  };
+}
+
+export function toApiKey(row: ApiKeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    prefix: row.prefix,
+    secretHash: row.secret_hash,
+    scopes: row.scopes.split(' ') as ApiKeyScope[],
+    revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
+    createdAt: row.created_at,
+  };
+}
+
+export function toSender(row: SenderRow): Sender {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    status: row.status as SenderStatus,
+    note: row.note,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Every message column except the compact list, which only the recipients path reads. */
+export const MESSAGE_COLUMNS = [
+  'id',
+  'uuid',
+  'account_id',
+  'ref_no',
+  'sender',
+  'content',
+  'parts',
+  'status',
+  'scheduled_at',
+  'created_at',
+  'updated_at',
+  'completed_at',
+  'requested_count',
+  'duplicate_count',
+  'recipient_total',
+  'valid_count',
+  'invalid_count',
+  'blocked_count',
+  'charged_count',
+  'price_per_part',
+  'cost',
+  'materialised_upto',
+] as const;
+
+type MessageColumns = Pick<Selectable<MessagesTable>, (typeof MESSAGE_COLUMNS)[number]>;
+
+export function toMessage(row: MessageColumns): Message {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    accountId: row.account_id,
+    refNo: row.ref_no,
+    sender: row.sender,
+    content: row.content,
+    parts: row.parts,
+    status: row.status as MessageStatus,
+    scheduledAt: row.scheduled_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    completedAt: row.completed_at,
+    requestedCount: row.requested_count,
+    duplicateCount: row.duplicate_count,
+    recipientTotal: row.recipient_total,
+    validCount: row.valid_count,
+    invalidCount: row.invalid_count,
+    blockedCount: row.blocked_count,
+    chargedCount: row.charged_count,
+    pricePerPart: row.price_per_part,
+    cost: row.cost,
+    materialisedUpto: row.materialised_upto,
+  };
+}
+
+/** Packs suffixes little-endian, whatever the platform's byte order. */
+export function packNumbers(numbers: Uint32Array): Buffer {
+  const buffer = Buffer.allocUnsafe(numbers.length * 4);
+  for (let i = 0; i < numbers.length; i++) buffer.writeUInt32LE(numbers[i]!, i * 4);
+  return buffer;
+}
+
+export function unpackNumbers(buffer: Uint8Array): Uint32Array {
+  const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  const numbers = new Uint32Array(buffer.byteLength >>> 2);
+  for (let i = 0; i < numbers.length; i++) numbers[i] = view.getUint32(i * 4, true);
+  return numbers;
+}
+
+export function toCompactList(row: {
+  numbers: Uint8Array;
+  blocked_seqs: string;
+  invalid_numbers: string;
+}): CompactRecipientList {
+  return {
+    numbers: unpackNumbers(row.numbers),
+    blockedSeqs: JSON.parse(row.blocked_seqs) as number[],
+    invalid: JSON.parse(row.invalid_numbers) as string[],
+  };
+}
+
+/** A LIKE pattern matching `text` anywhere, with LIKE's wildcards escaped (ESCAPE '\'). */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

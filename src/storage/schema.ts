@@ -1,0 +1,167 @@
+import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
+
+/** Table types for Kysely. Timestamps are integer milliseconds since the epoch on both engines. */
+export interface Tables {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  senders: SendersTable;
+  sender_shares: SenderSharesTable;
+  templates: TemplatesTable;
+  contact_groups: ContactGroupsTable;
+  contacts: ContactsTable;
+  blocklist: BlocklistTable;
+  credit_ledger: CreditLedgerTable;
+  messages: MessagesTable;
+  message_counts: MessageCountsTable;
+  recipients: RecipientsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  nok_migrations: MigrationsTable;
+}
+
+export interface AccountsTable {
+  id: Generated<number>;
+  name: string;
+  balance: number;
+  price_per_part: number;
+  rate_limit_requests: number | null;
+  next_ref_no: number;
+  status: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  prefix: string;
+  secret_hash: string;
+  scopes: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface SendersTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  status: string;
+  note: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SenderSharesTable {
+  sender_id: number;
+  account_id: number;
+  created_at: number;
+}
+
+export interface TemplatesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  body: string;
+  created_at: number;
+}
+
+export interface ContactGroupsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  created_at: number;
+}
+
+export interface ContactsTable {
+  group_id: number;
+  msisdn: string;
+}
+
+export interface BlocklistTable {
+  /** 0 means platform-wide. */
+  scope_account_id: number;
+  msisdn: string;
+  created_at: number;
+}
+
+export interface CreditLedgerTable {
+  id: Generated<number>;
+  account_id: number;
+  delta: number;
+  reason: string;
+  message_id: number | null;
+  balance_after: number;
+  note: string | null;
+  created_at: number;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  uuid: string;
+  account_id: number;
+  api_key_id: number | null;
+  ref_no: string;
+  sender: string;
+  content: string;
+  parts: number;
+  status: string;
+  scheduled_at: number | null;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+  requested_count: number;
+  duplicate_count: number;
+  recipient_total: number;
+  valid_count: number;
+  invalid_count: number;
+  blocked_count: number;
+  charged_count: number;
+  price_per_part: number;
+  cost: number;
+  /** Packed little-endian uint32 national suffixes of the valid numbers, in seq order. */
+  numbers: Buffer;
+  /** JSON array of the seqs (1-based) of valid numbers that are blocklisted. */
+  blocked_seqs: string;
+  /** JSON array of the invalid strings; they take the seqs after the valid numbers. */
+  invalid_numbers: string;
+  /** Recipient rows exist for seq <= materialised_upto. */
+  materialised_upto: number;
+}
+
+export interface MessageCountsTable {
+  message_id: number;
+  status: string;
+  count: number;
+}
+
+export interface RecipientsTable {
+  message_id: number;
+  seq: number;
+  msisdn: string;
+  status: string;
+  attempts: number;
+  error: string | null;
+  updated_at: number;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: number;
+  key: string;
+  request_hash: string;
+  response_body: string | null;
+  message_id: number | null;
+  created_at: number;
+}
+
+export interface MigrationsTable {
+  id: number;
+  name: string;
+  applied_at: number;
+}
+
+export type Db = Kysely<Tables> | Transaction<Tables>;
+export type MessageRow = Selectable<MessagesTable>;
+export type NewMessageRow = Insertable<MessagesTable>;
+export type AccountRow = Selectable<AccountsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type SenderRow = Selectable<SendersTable>;

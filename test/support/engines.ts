@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Database } from '../../src/storage/engine.js';
+import { migrate } from '../../src/storage/migrate.js';
+import { openDatabase } from '../../src/storage/open-database.js';
+
+export interface TestDatabase {
+  readonly database: Database;
+  /** The NOK_DATABASE_URL that reaches this same database (for child processes). */
+  readonly url: string;
+  readonly schema?: string;
+  drop(): Promise<void>;
+}
+
+export interface TestEngine {
+  readonly name: 'sqlite' | 'postgres';
+  /** A fresh, migrated database of its own. */
+  create(): Promise<TestDatabase>;
+}
+
+const sqlite: TestEngine = {
+  name: 'sqlite',
+  async create() {
+    const dir = mkdtempSync(join(tmpdir(), 'nok-test-'));
+    const url = join(dir, 'nok.db');
+    const database = openDatabase(url);
+    await migrate(database);
+    return {
+      database,
+      url,
+      async drop() {
+        await database.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+function postgres(url: string): TestEngine {
+  return {
+    name: 'postgres',
+    async create() {
+      const schema = `nok_test_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.end();
+      const database = openDatabase(url, { schema });
+      await migrate(database);
+      return {
+        database,
+        url,
+        schema,
+        async drop() {
+          await database.close();
+          const cleanup = new pg.Client({ connectionString: url });
+          await cleanup.connect();
+          await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+          await cleanup.end();
+        },
+      };
+    },
+  };
+}
+
+/**
+ * SQLite always; PostgreSQL when NOK_TEST_PG_URL is set. Under CI a missing PostgreSQL URL is
+ * an error, not a quiet skip.
+ */
+export function testEngines(): TestEngine[] {
+  const url = process.env.NOK_TEST_PG_URL;
+  if (!url && process.env.CI === 'true') {
+    throw new Error('CI=true but NOK_TEST_PG_URL is not set: the PostgreSQL suite must run in CI');
+  }
+  return url ? [sqlite, postgres(url)] : [sqlite];
+}

@@ -1,0 +1,91 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pino from 'pino';
+import { buildApp } from '../../src/api/app.js';
+import { generateApiKey } from '../../src/domain/accounts/api-key.js';
+import type { Account, Store } from '../../src/domain/ports.js';
+import type { ApiKeyScope, SenderStatus } from '../../src/domain/statuses.js';
+import { createStore } from '../../src/storage/store.js';
+import type { TestDatabase, TestEngine } from './engines.js';
+import { FakeClock } from './fake-clock.js';
+
+export interface Harness {
+  readonly app: FastifyInstance;
+  readonly store: Store;
+  readonly db: TestDatabase;
+  readonly clock: FakeClock;
+  account(options?: { credits?: number; pricePerPart?: number; name?: string }): Promise<Account>;
+  key(accountId: number, scopes?: ApiKeyScope[]): Promise<{ key: string; id: number }>;
+  sender(accountId: number, name: string, status?: SenderStatus): Promise<void>;
+  /** An account with credits, an approved sender and a `*` key. */
+  customer(options?: { credits?: number; sender?: string }): Promise<Customer>;
+  request(options: InjectOptions & { key?: string }): ReturnType<FastifyInstance['inject']>;
+  close(): Promise<void>;
+}
+
+export interface Customer {
+  readonly account: Account;
+  readonly key: string;
+  readonly sender: string;
+}
+
+let senderCounter = 0;
+
+export async function createHarness(
+  engine: TestEngine,
+  options: { rateLimitRequests?: number } = {},
+): Promise<Harness> {
+  const db = await engine.create();
+  const store = createStore(db.database.db);
+  const clock = new FakeClock();
+  const app = await buildApp({
+    store,
+    clock,
+    logger: pino({ level: 'silent' }),
+    rateLimit: { requests: options.rateLimitRequests ?? 100_000, windowSeconds: 60 },
+    sendBodyLimitBytes: 128 * 1024 * 1024,
+  });
+
+  const harness: Harness = {
+    app,
+    store,
+    db,
+    clock,
+    async account({ credits = 0, pricePerPart, name = 'Test account' } = {}) {
+      const account = await store.createAccount({ name, pricePerPart, nowMs: clock.now() });
+      if (credits > 0) {
+        await store.changeBalance({ accountId: account.id, delta: credits, reason: 'top-up', nowMs: clock.now() });
+      }
+      return (await store.findAccount(account.id))!;
+    },
+    async key(accountId, scopes = ['*']) {
+      const generated = generateApiKey();
+      const record = await store.createApiKey({
+        accountId,
+        name: 'test',
+        prefix: generated.prefix,
+        secretHash: generated.secretHash,
+        scopes,
+        nowMs: clock.now(),
+      });
+      return { key: generated.key, id: record.id };
+    },
+    async sender(accountId, name, status = 'approved') {
+      await store.createSender({ accountId, name, status, nowMs: clock.now() });
+    },
+    async customer({ credits = 1_000_000, sender } = {}) {
+      const account = await harness.account({ credits });
+      const name = sender ?? `S${++senderCounter}x${account.id}`.slice(0, 11);
+      await harness.sender(account.id, name);
+      const { key } = await harness.key(account.id);
+      return { account, key, sender: name };
+    },
+    request({ key, headers, ...rest }) {
+      return app.inject({ ...rest, headers: { ...(key ? { 'x-api-key': key } : {}), ...headers } });
+    },
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+  };
+  return harness;
+}
