@@ -24,7 +24,7 @@ export interface AppDeps {
 
 /** Builds the HTTP app with every route; it never listens (main.ts and tests decide). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: deps.logger as FastifyBaseLogger, logController: { disableRequestLogging: true } });
+  const app = Fastify({ loggerInstance: deps.logger as FastifyBaseLogger, disableRequestLogging: true });
   installErrorHandler(app);
   for (const schema of sharedSchemas) app.addSchema(schema);
 
