@@ -1,4 +1,4 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../src/api/app.js';
 import { generateApiKey } from '../../src/domain/accounts/api-key.js';
@@ -18,7 +18,7 @@ export interface Harness {
   sender(accountId: number, name: string, status?: SenderStatus): Promise<void>;
   /** An account with credits, an approved sender and a `*` key. */
   customer(options?: { credits?: number; sender?: string }): Promise<Customer>;
-  request(options: InjectOptions & { key?: string }): ReturnType<FastifyInstance['inject']>;
+  request(options: InjectOptions & { key?: string }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
