@@ -9,8 +9,9 @@
  * Errors are reported at the first problem met, in body order: the scan stops there.
  * UTF-8 is not validated, as with `JSON.parse(buf.toString())`: bad sequences decode to U+FFFD.
  */
-import { msisdnBytesToSuffix, msisdnToSuffix } from '../../domain/recipients/msisdn.js';
-import { NumberSet } from '../../domain/recipients/number-set.js';
+import { msisdnBytesToSuffix } from '../../domain/recipients/msisdn.js';
+import { NumberCollector } from '../../domain/recipients/number-collector.js';
+import type { NumberList } from '../../domain/recipients/number-list.js';
 
 export type BodyScanErrorCode = 'INVALID_JSON' | 'INVALID_PARAMETER' | 'TOO_MANY_NUMBERS';
 
@@ -24,16 +25,8 @@ export class BodyScanError extends Error {
   }
 }
 
-export interface ScannedNumbers {
-  /** Valid numbers as 9-digit suffixes, deduplicated, in first-occurrence order. */
-  valid: Uint32Array;
-  /** Strings that are not valid numbers, deduplicated by exact text, in first-occurrence order. */
-  invalid: string[];
-  /** Number of array elements. */
-  requested: number;
-  /** Elements dropped: repeats of a valid number (in either form) or of an exact invalid string. */
-  duplicates: number;
-}
+/** The scanned `msisdns`: the domain's number list. */
+export type ScannedNumbers = NumberList;
 
 export interface ScannedBody {
   /** Every top-level member except `msisdns`, each value as `JSON.parse` gives it. */
@@ -47,7 +40,6 @@ const MAX_DEPTH = 512;
 // The shortest valid element, `"0XXXXXXXXX"`, is 12 bytes: sizing the NumberSet for
 // (bytes left / 12) is an upper bound on valid numbers, so it never regrows mid-scan.
 const MIN_BYTES_PER_NUMBER = 12;
-const INSERT_BATCH_SIZE = 4096;
 
 const TAB = 0x09;
 const LF = 0x0a;
@@ -364,53 +356,6 @@ class SendBodyScanner {
     const shown =
       byte > SPACE && byte < 0x7f ? `'${String.fromCharCode(byte)}'` : `byte 0x${hex(byte)}`;
     return invalidJson(`unexpected ${shown} at byte ${at}, expected ${expected}`);
-  }
-}
-
-/** Dedupes and counts the elements of `msisdns` as the scanner finds them. */
-class NumberCollector {
-  requested = 0;
-  private duplicates = 0;
-  private readonly valid: NumberSet;
-  // Hash-table inserts are cache misses; queuing them and inserting a batch in a tight loop lets
-  // the CPU overlap the misses, which halves the time for 2M numbers.
-  private readonly batch = new Uint32Array(INSERT_BATCH_SIZE);
-  private batched = 0;
-  // Invalid numbers are rare (and refused downstream), so a plain Set is fine for them.
-  private readonly invalid = new Set<string>();
-
-  constructor(expectedSize: number) {
-    this.valid = new NumberSet(expectedSize);
-  }
-
-  addValid(suffix: number): void {
-    this.requested++;
-    this.batch[this.batched++] = suffix;
-    if (this.batched === INSERT_BATCH_SIZE) this.flush();
-  }
-
-  addText(text: string): void {
-    const suffix = msisdnToSuffix(text);
-    if (suffix !== null) return this.addValid(suffix);
-    this.requested++;
-    if (this.invalid.has(text)) this.duplicates++;
-    else this.invalid.add(text);
-  }
-
-  finish(): ScannedNumbers {
-    this.flush();
-    const { requested, duplicates } = this;
-    return { valid: this.valid.toArray(), invalid: [...this.invalid], requested, duplicates };
-  }
-
-  private flush(): void {
-    const { batch, valid } = this;
-    let duplicates = 0;
-    for (let i = 0; i < this.batched; i++) {
-      if (!valid.add(batch[i] as number)) duplicates++;
-    }
-    this.duplicates += duplicates;
-    this.batched = 0;
   }
 }
 
