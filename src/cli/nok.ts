@@ -24,15 +24,18 @@ async function main(argv: string[]): Promise<number> {
     case 'api':
     case 'scheduler': {
       const roles: Roles = { api: command !== 'scheduler', scheduler: command !== 'api' };
-      const logger = createLogger(config);
-      const runtime = await startRuntime(config, roles, { logger });
-      if (command === 'start') await ensureDemoAccount(runtime.store, config, runtime.url, console.log);
-      logger.info({ url: runtime.url, roles }, 'nok started');
-      await new Promise<void>((resolve) => {
+      // Listen for the stop signals before announcing readiness: until a listener exists a
+      // SIGTERM kills the process outright, skipping runtime.stop().
+      const stopRequested = new Promise<void>((resolve) => {
         const shutdown = () => resolve();
         process.once('SIGINT', shutdown);
         process.once('SIGTERM', shutdown);
       });
+      const logger = createLogger(config);
+      const runtime = await startRuntime(config, roles, { logger });
+      if (command === 'start') await ensureDemoAccount(runtime.store, config, runtime.url, console.log);
+      logger.info({ url: runtime.url, roles }, 'nok started');
+      await stopRequested;
       logger.info('stopping');
       await runtime.stop();
       return 0;

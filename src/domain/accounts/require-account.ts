@@ -1,0 +1,14 @@
+import { DomainError } from '../errors.js';
+import type { Account, Store } from '../ports.js';
+
+/** The account, or a NOT_FOUND naming the id an operator typed. */
+export async function requireAccount(store: Store, accountId: number): Promise<Account> {
+  const account = await store.findAccount(accountId);
+  if (!account) {
+    throw new DomainError(
+      'NOT_FOUND',
+      `account ${accountId} does not exist; check the id (nok admin account create prints it)`,
+    );
+  }
+  return account;
+}

@@ -1,0 +1,92 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { runAdmin } from '../../src/cli/admin.js';
+import { loadConfig } from '../../src/config.js';
+import type { TestDatabase } from '../support/engines.js';
+
+/** The repository root: `src/cli/nok.ts` is spawned relative to it. */
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const NOK_ARGS = ['--import', 'tsx', 'src/cli/nok.ts'];
+
+/**
+ * NOK_DATABASE_URL for a child process reaching the same database as the test: on PostgreSQL
+ * the test's schema travels in the connection string (libpq `options`, honoured by pg).
+ */
+export function databaseUrlFor(db: TestDatabase): string {
+  if (!db.schema) return db.url;
+  const separator = db.url.includes('?') ? '&' : '?';
+  return `${db.url}${separator}options=${encodeURIComponent(`-c search_path=${db.schema}`)}`;
+}
+
+export interface NokResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `nok <args>` to completion against a test database or a NOK_DATABASE_URL. */
+export function runNok(
+  db: TestDatabase | string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<NokResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [...NOK_ARGS, ...args],
+      { cwd: REPO_ROOT, env: nokEnv(db, env), maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') {
+          reject(error);
+          return;
+        }
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Starts a long-running `nok <args>` (e.g. `start`); the caller stops it by pid. */
+export function spawnNok(
+  db: TestDatabase | string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): ChildProcess {
+  return spawn(process.execPath, [...NOK_ARGS, ...args], {
+    cwd: REPO_ROOT,
+    env: nokEnv(db, env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function nokEnv(db: TestDatabase | string, env: Record<string, string>): NodeJS.ProcessEnv {
+  const url = typeof db === 'string' ? db : databaseUrlFor(db);
+  return { ...process.env, NOK_LOG_LEVEL: 'silent', NOK_DATABASE_URL: url, ...env };
+}
+
+/**
+ * Runs `nok admin <args>` in this process: the same `runAdmin` the binary calls, with its
+ * output captured. The command-line tests spawn the real binary; the per-command tests use
+ * this, because each spawn costs over a second of CPU loading the program through tsx.
+ */
+export function runAdminInProcess(db: TestDatabase | string, args: readonly string[]): Promise<NokResult> {
+  // One at a time: each call opens its own SQLite connection in this one thread, and a call
+  // blocked on busy_timeout would block the very call holding the lock.
+  const run = inProcessQueue.then(() => adminInProcess(db, args));
+  inProcessQueue = run.catch(() => undefined);
+  return run;
+}
+
+let inProcessQueue: Promise<unknown> = Promise.resolve();
+
+async function adminInProcess(db: TestDatabase | string, args: readonly string[]): Promise<NokResult> {
+  const url = typeof db === 'string' ? db : databaseUrlFor(db);
+  const config = loadConfig({ NOK_DATABASE_URL: url, NOK_LOG_LEVEL: 'silent' });
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdmin(config, [...args], {
+    out: (text) => (stdout += `${text}\n`),
+    err: (text) => (stderr += `${text}\n`),
+  });
+  return { code, stdout, stderr };
+}

@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { apiKeyPrefix } from '../../src/domain/accounts/api-key.js';
+import type { Store } from '../../src/domain/ports.js';
+import { createStore } from '../../src/storage/store.js';
+import { testEngines, type TestDatabase } from '../support/engines.js';
+import { spawnNok } from './nok-process.js';
+
+const KEY_PATTERN = /nok_[a-z2-7]{12}_[A-Za-z0-9_-]{32}/;
+const DEMO_CREDITS = 500;
+
+/** A port nothing listens on right now: the OS picks one for a throwaway server. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  assert.ok(address !== null && typeof address === 'object');
+  server.close();
+  await once(server, 'close');
+  return address.port;
+}
+
+interface Started {
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** Everything printed on stdout up to the "nok started" log line. */
+  readonly stdout: string;
+}
+
+/**
+ * Starts `nok start` and resolves once it logged "nok started", which comes after the demo
+ * bootstrap, so its output is complete. Rejects if the process exits first.
+ */
+async function startNok(db: TestDatabase): Promise<Started> {
+  const port = await freePort();
+  const child = spawnNok(db, ['start'], {
+    NOK_HOST: '127.0.0.1',
+    NOK_PORT: String(port),
+    NOK_LOG_LEVEL: 'info',
+    NOK_DEMO_CREDITS: String(DEMO_CREDITS),
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const onExit = (code: number | null) =>
+      reject(new Error(`nok start exited (${code}) before it started:\n${stdout}\n${stderr}`));
+    child.once('exit', onExit);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('"msg":"nok started"')) {
+        child.off('exit', onExit);
+        resolve();
+      }
+    });
+  });
+  return { child, url: `http://127.0.0.1:${port}`, stdout };
+}
+
+/** SIGTERM by pid, then how the process ended: its exit code, or the signal that ended it. */
+async function stopNok(child: ChildProcess): Promise<number | string> {
+  if (child.exitCode !== null || child.signalCode !== null)
+    return child.exitCode ?? child.signalCode!;
+  const exited = once(child, 'exit');
+  process.kill(child.pid!, 'SIGTERM');
+  const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
+  return code ?? signal!;
+}
+
+for (const engine of testEngines()) {
+  describe(`nok start (${engine.name})`, () => {
+    let db: TestDatabase;
+    let store: Store;
+    const running = new Set<ChildProcess>();
+
+    before(async () => {
+      db = await engine.create();
+      store = createStore(db.database.db);
+    });
+    after(async () => {
+      for (const child of running) await stopNok(child);
+      await db.drop();
+    });
+
+    it('on an empty store creates a demo account and prints a key and a curl that send for real', async () => {
+      const started = await startNok(db);
+      running.add(started.child);
+      const key = KEY_PATTERN.exec(started.stdout)?.[0];
+      assert.ok(key, `no key printed:\n${started.stdout}`);
+      assert.ok(
+        started.stdout.includes(`curl -X POST ${started.url}/api/v2/sms/send`),
+        started.stdout,
+      );
+      assert.ok(started.stdout.includes(`-H 'x-api-key: ${key}'`), started.stdout);
+      assert.ok(started.stdout.includes('"sender":"NOKDEMO"'), started.stdout);
+      assert.ok(started.stdout.includes(`${started.url}/docs`), started.stdout);
+
+      const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+      const balance = await fetch(`${started.url}/api/v2/sms/credit/balance`, { headers });
+      assert.equal(balance.status, 200);
+      assert.deepEqual(await balance.json(), { balance: DEMO_CREDITS, creditsPerPart: 1 });
+
+      // The body the printed curl sends.
+      const body = /-d '(\{.*\})'/.exec(started.stdout)?.[1];
+      assert.ok(body, started.stdout);
+      const sent = await fetch(`${started.url}/api/v2/sms/send`, { method: 'POST', headers, body });
+      const answer = (await sent.json()) as { status: string; cost: number; balance: number };
+      assert.equal(sent.status, 200, JSON.stringify(answer));
+      assert.equal(answer.cost, 1);
+      assert.equal(answer.balance, DEMO_CREDITS - 1);
+
+      const docs = await fetch(`${started.url}/docs`);
+      assert.equal(docs.status, 200);
+      await docs.arrayBuffer();
+
+      assert.equal(await stopNok(started.child), 0);
+      const record = await store.findApiKeyByPrefix(apiKeyPrefix(key)!);
+      assert.deepEqual(record?.scopes, ['*']);
+      const demo = await store.findAccount(record!.accountId);
+      assert.equal(demo?.name, 'Demo');
+      assert.equal(demo?.balance, DEMO_CREDITS - 1);
+      assert.equal(await store.ledgerSum(demo!.id), DEMO_CREDITS - 1);
+      const senders = await store.listVisibleSenders(demo!.id);
+      assert.deepEqual(
+        senders.map((s) => [s.name, s.status]),
+        [['NOKDEMO', 'approved']],
+      );
+    });
+
+    it('on a store that has an account prints no demo and creates nothing', async () => {
+      const accountsBefore = await store.countAccounts();
+      assert.ok(accountsBefore > 0, 'the previous test left the demo account');
+      const started = await startNok(db);
+      running.add(started.child);
+      assert.doesNotMatch(started.stdout, KEY_PATTERN);
+      assert.doesNotMatch(started.stdout, /Demo account/);
+      assert.equal(await stopNok(started.child), 0);
+      assert.equal(await store.countAccounts(), accountsBefore);
+    });
+  });
+}
