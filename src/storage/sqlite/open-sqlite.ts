@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import type { Database, EngineOps, NewRecipientRow } from '../engine.js';
+import { Kysely, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
+import type { Database, EngineOps } from '../engine.js';
+import { insertRecipientChunkInSlices } from './insert-recipient-chunk.js';
 import type { Tables } from '../schema.js';
 import { sqliteMigrations } from './migrations.js';
 
@@ -21,7 +23,12 @@ export function openSqlite(path: string): Database {
   raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: raw }) });
+  // The built-in lower() folds ASCII only; PostgreSQL's and JavaScript's fold every script.
+  // Replacing it keeps case-insensitive search (`lower(x) LIKE …`) alike on both engines.
+  raw.function('lower', { deterministic: true }, (value: unknown) =>
+    value === null ? null : String(value).toLowerCase(),
+  );
+  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }) });
 
   const withConnection = <T>(fn: () => T): Promise<T> => db.connection().execute(async () => fn());
 
@@ -55,29 +62,38 @@ export function openSqlite(path: string): Database {
         return rows.map((row) => row.id);
       }),
     insertRecipientChunk: (messageId, fromSeq, toSeq, rows, nowMs) =>
-      withConnection(() => insertChunk(raw, messageId, fromSeq, toSeq, rows, nowMs)),
+      insertRecipientChunkInSlices(raw, withConnection, messageId, fromSeq, toSeq, rows, nowMs),
   };
 
   return { db, engine, close: () => db.destroy() };
 }
 
-function insertChunk(
-  raw: BetterSqlite3.Database,
-  messageId: number,
-  fromSeq: number,
-  toSeq: number,
-  rows: readonly NewRecipientRow[],
-  nowMs: number,
-): boolean {
-  const advance = raw.prepare(
-    'UPDATE messages SET materialised_upto = ? WHERE id = ? AND materialised_upto = ?',
-  );
-  const insert = raw.prepare(
-    'INSERT INTO recipients (message_id, seq, msisdn, status, attempts, updated_at) VALUES (?, ?, ?, ?, 0, ?)',
-  );
-  return raw.transaction(() => {
-    if (advance.run(toSeq, messageId, fromSeq).changes === 0) return false;
-    for (const row of rows) insert.run(messageId, row.seq, row.msisdn, row.status, nowMs);
-    return true;
-  }).immediate();
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely's SQLite driver prepares every statement on every call, and for Nok's short lookups
+ * preparing costs about as much as running (10% of the server's CPU under GET /sms/{uuid} load,
+ * bench/accept-and-page.bench.ts). A finished statement can be run again, so keep the recent
+ * ones by SQL text; Kysely binds values as parameters, so the texts repeat. A statement still
+ * busy (an open iterator) is never handed out twice: a fresh one is prepared instead.
+ */
+function withStatementCache(raw: BetterSqlite3.Database): SqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => raw.close(),
+    prepare(sql: string): SqliteStatement {
+      const cached = statements.get(sql);
+      if (cached && !cached.busy) {
+        statements.delete(sql);
+        statements.set(sql, cached);
+        return cached;
+      }
+      const statement = raw.prepare(sql);
+      if (!cached) {
+        statements.set(sql, statement);
+        if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      }
+      return statement;
+    },
+  };
 }
