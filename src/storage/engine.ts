@@ -26,8 +26,10 @@ export interface EngineOps {
   appliedMigrations(): Promise<number[]>;
   /**
    * Writes recipient rows `(fromSeq, toSeq]` of a message and advances its `materialised_upto`
-   * from `fromSeq` to `toSeq`, in one transaction. Returns false, writing nothing, when
-   * `materialised_upto` was no longer `fromSeq` (another worker got there first).
+   * from `fromSeq` to `toSeq`, in one transaction — on SQLite in slices, each its own
+   * transaction advancing `materialised_upto` with its rows, so the event loop is never held for
+   * long. Returns false, writing nothing, when `materialised_upto` was no longer `fromSeq`
+   * (another worker got there first).
    */
   insertRecipientChunk(
     messageId: number,
