@@ -3,10 +3,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
+import { DomainError } from '../domain/errors.js';
 import type { Store } from '../domain/ports.js';
 import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import { requireApiKey } from './plugins/authenticate.js';
-import { installErrorHandler } from './plugins/error-handler.js';
+import { frameworkErrorHandler, installErrorHandler } from './plugins/error-handler.js';
 import { RateLimiter } from './plugins/rate-limit.js';
 import { accountRoutes } from './routes/account.js';
 import { smsSendRoutes } from './routes/sms-send.js';
@@ -24,7 +25,11 @@ export interface AppDeps {
 
 /** Builds the HTTP app with every route; it never listens (main.ts and tests decide). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: deps.logger as FastifyBaseLogger, disableRequestLogging: true });
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    disableRequestLogging: true,
+    frameworkErrors: frameworkErrorHandler,
+  });
   installErrorHandler(app);
   for (const schema of sharedSchemas) app.addSchema(schema);
 
@@ -53,6 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       requireApiKey(api, { store: deps.store, clock: deps.clock, limiter });
+      acceptEmptyJsonBodies(api);
       await api.register(smsSendRoutes, {
         store: deps.store,
         clock: deps.clock,
@@ -65,4 +71,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: '/api/v2' },
   );
   return app;
+}
+
+/**
+ * Many HTTP clients send `Content-Type: application/json` on every POST, also on cancel, which
+ * has no body. An empty body is therefore no body rather than malformed JSON. (send and
+ * preview-cost read their raw body with their own parser.)
+ */
+function acceptEmptyJsonBodies(api: FastifyInstance): void {
+  api.removeContentTypeParser('application/json');
+  api.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new DomainError('INVALID_JSON', 'The body is not valid JSON'), undefined);
+    }
+  });
 }

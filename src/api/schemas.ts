@@ -6,10 +6,10 @@ import { MESSAGE_STATUSES, RECIPIENT_STATUSES } from '../domain/statuses.js';
 export const errorBody = {
   $id: 'Error',
   type: 'object',
-  required: ['error'],
+  required: ['error', 'code'],
   properties: {
     error: { type: 'string', description: 'Human-readable message.' },
-    code: { type: 'string', description: 'Machine-readable code.' },
+    code: { type: 'string', description: 'Machine-readable code; Nok sends one on every error.' },
   },
 } as const;
 
@@ -24,6 +24,7 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
     404: 'Resource not found',
     409: 'Conflict with the resource state',
     413: 'Request body too large',
+    415: 'Content-Type is not application/json',
     422: 'Idempotency-Key reused with a different request',
     429: 'Rate limit exceeded; see Retry-After',
   };

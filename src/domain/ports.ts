@@ -123,7 +123,7 @@ export interface RecipientRecord {
 
 export interface RecipientQuery {
   readonly status?: RecipientStatus;
-  /** Digits to find anywhere in the number. */
+  /** Text to find anywhere in the number, case-insensitively. */
   readonly search?: string;
 }
 
@@ -163,6 +163,7 @@ export interface Store {
     nowMs: number;
   }): Promise<ApiKeyRecord>;
   findApiKeyByPrefix(prefix: string): Promise<ApiKeyRecord | null>;
+  findApiKey(id: number): Promise<ApiKeyRecord | null>;
   revokeApiKey(id: number, nowMs: number): Promise<boolean>;
   touchApiKey(id: number, nowMs: number): Promise<void>;
 
@@ -210,6 +211,11 @@ export interface Store {
     nowMs: number;
   }): Promise<IdempotencyClaim>;
   saveIdempotentResponse(accountId: number, key: string, messageId: number | null, body: string): Promise<void>;
+  /** An account's committed use of an Idempotency-Key, or null when the key is unused. */
+  findIdempotencyKey(
+    accountId: number,
+    key: string,
+  ): Promise<{ readonly requestHash: string; readonly responseBody: string | null } | null>;
 
   // recipients
   messageCounts(messageId: number): Promise<Map<RecipientStatus, number>>;
@@ -221,5 +227,7 @@ export interface Store {
     query: RecipientQuery & { afterSeq: number; maxSeq: number; limit: number },
   ): Promise<RecipientRecord[]>;
   countRecipientRows(messageId: number, query: RecipientQuery & { maxSeq: number }): Promise<number>;
-  unmaterialisedMessages(limit: number): Promise<Pick<Message, 'id' | 'recipientTotal' | 'materialisedUpto'>[]>;
+  unmaterialisedMessages(
+    limit: number,
+  ): Promise<Pick<Message, 'id' | 'recipientTotal' | 'materialisedUpto' | 'createdAt'>[]>;
 }

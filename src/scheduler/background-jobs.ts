@@ -67,7 +67,12 @@ export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJo
 
   schedule(0);
   return {
-    wake: () => schedule(0),
+    // While a step runs, a wake is a flag its `finally` reads: a timer set now could be cleared
+    // by that `finally` rescheduling the idle tick, and the wake lost.
+    wake: () => {
+      if (running) wakeRequested = true;
+      else schedule(0);
+    },
     async stop() {
       stopped = true;
       clearTimeout(timer);

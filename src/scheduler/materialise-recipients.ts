@@ -7,13 +7,15 @@ import type { EngineOps, NewRecipientRow } from '../storage/engine.js';
  * Expands one chunk of the oldest unmaterialised message into recipient rows. Returns the
  * number of rows written (0 when there is nothing to do or another worker took the chunk).
  * Runs safely in several processes: the chunk write is conditional on `materialised_upto`.
+ * A row's `updated_at` is the message's accept time, when its status was set, not the time of
+ * materialisation: a recipient reads the same before and after its row exists.
  */
 export async function materialiseNextChunk(
   store: Store,
   engine: EngineOps,
   cache: CompactListCache,
   chunkSize: number,
-  nowMs: number,
+  _nowMs: number,
 ): Promise<number> {
   const [message] = await store.unmaterialisedMessages(1);
   if (!message) return 0;
@@ -26,6 +28,6 @@ export async function materialiseNextChunk(
     const { msisdn, status } = compactRecipient(list, seq, blocked);
     rows[seq - from - 1] = { seq, msisdn, status };
   }
-  const written = await engine.insertRecipientChunk(message.id, from, to, rows, nowMs);
+  const written = await engine.insertRecipientChunk(message.id, from, to, rows, message.createdAt);
   return written ? rows.length : 0;
 }

@@ -10,6 +10,7 @@ type AccountsStore = Pick<
   | 'countAccounts'
   | 'createApiKey'
   | 'findApiKeyByPrefix'
+  | 'findApiKey'
   | 'revokeApiKey'
   | 'touchApiKey'
   | 'changeBalance'
@@ -49,6 +50,11 @@ export function accountsStore(db: Db): AccountsStore {
 
     async findApiKeyByPrefix(prefix) {
       const row = await db.selectFrom('api_keys').selectAll().where('prefix', '=', prefix).executeTakeFirst();
+      return row ? toApiKey(row) : null;
+    },
+
+    async findApiKey(id) {
+      const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
       return row ? toApiKey(row) : null;
     },
 

@@ -12,6 +12,7 @@ type MessagesStore = Pick<
   | 'releaseDueMessages'
   | 'claimIdempotencyKey'
   | 'saveIdempotentResponse'
+  | 'findIdempotencyKey'
 >;
 
 export function messagesStore(db: Db): MessagesStore {
@@ -119,6 +120,16 @@ export function messagesStore(db: Db): MessagesStore {
         .where('key', '=', key)
         .executeTakeFirstOrThrow();
       return { claimed: false, requestHash: existing.request_hash, responseBody: existing.response_body };
+    },
+
+    async findIdempotencyKey(accountId, key) {
+      const row = await db
+        .selectFrom('idempotency_keys')
+        .select(['request_hash', 'response_body'])
+        .where('account_id', '=', accountId)
+        .where('key', '=', key)
+        .executeTakeFirst();
+      return row ? { requestHash: row.request_hash, responseBody: row.response_body } : null;
     },
 
     async saveIdempotentResponse(accountId, key, messageId, body) {

@@ -32,7 +32,7 @@ let senderCounter = 0;
 
 export async function createHarness(
   engine: TestEngine,
-  options: { rateLimitRequests?: number } = {},
+  options: { rateLimitRequests?: number; sendBodyLimitBytes?: number } = {},
 ): Promise<Harness> {
   const db = await engine.create();
   const store = createStore(db.database.db);
@@ -42,7 +42,7 @@ export async function createHarness(
     clock,
     logger: pino({ level: 'silent' }),
     rateLimit: { requests: options.rateLimitRequests ?? 100_000, windowSeconds: 60 },
-    sendBodyLimitBytes: 128 * 1024 * 1024,
+    sendBodyLimitBytes: options.sendBodyLimitBytes ?? 128 * 1024 * 1024,
   });
 
   const harness: Harness = {

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../../domain/errors.js';
 import { BodyScanError } from '../send-body/scan-send-body.js';
 
@@ -51,6 +51,19 @@ const FRAMEWORK_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_PARAMETER',
 };
+
+/**
+ * Errors fastify raises before routing (a malformed %-escape, an over-long path parameter),
+ * in the same `{ error, code }` shape; pass it as fastify's `frameworkErrors` option.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  // Only a uuid is a path parameter: one too long to route names no message.
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    reply.status(statusFor('NOT_FOUND')).send({ error: 'No message has so long a uuid', code: 'NOT_FOUND' });
+    return;
+  }
+  reply.status(statusFor('INVALID_PARAMETER')).send({ error: 'The URL is not valid: check its %-escapes', code: 'INVALID_PARAMETER' });
+}
 
 /** Every error leaves as `{ error, code }`; a 500 says nothing internal, the log has the cause. */
 export function installErrorHandler(app: FastifyInstance): void {

@@ -29,7 +29,8 @@ const documentOnly = () => () => true;
  * validated, normalised and deduplicated by a byte scanner, never `JSON.parse`d.
  */
 export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): Promise<void> {
-  app.removeContentTypeParser('application/json');
+  // Only JSON: fastify's default text/plain parser would hand the scanner a string.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: deps.bodyLimitBytes }, (_req, body, done) =>
     done(null, body),
   );
@@ -51,14 +52,14 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
         body: sendBody,
         response: {
           200: { description: 'Accepted (or, with dryRun, an estimate)', oneOf: [sendAccepted, costEstimate] },
-          ...errorResponses(400, 401, 402, 403, 413, 422, 429),
+          ...errorResponses(400, 401, 402, 403, 413, 415, 422, 429),
         },
       },
     },
     async (request, reply) => {
       requireScope(request.caller, 'sms:send');
       const idempotencyKey = readIdempotencyKey(request);
-      const body = request.body as Buffer;
+      const body = bodyBytes(request);
       const scanned = scanSendBody(body, { maxNumbers: MAX_NUMBERS_PER_REQUEST });
       const outcome = await sendMessage(
         deps.store,
@@ -89,15 +90,20 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
         summary: 'Estimate message parts and credits; nothing is charged or sent',
         tags: ['sms'],
         body: previewBody,
-        response: { 200: costEstimate, ...errorResponses(400, 401, 403, 413, 429) },
+        response: { 200: costEstimate, ...errorResponses(400, 401, 403, 413, 415, 429) },
       },
     },
     async (request) => {
-      const scanned = scanSendBody(request.body as Buffer, { maxNumbers: MAX_NUMBERS_PER_REQUEST });
+      const scanned = scanSendBody(bodyBytes(request), { maxNumbers: MAX_NUMBERS_PER_REQUEST });
       const prepared = await preparePreview(deps.store, request.caller.accountId, scanned.fields, scanned.msisdns);
       return presentEstimate(toEstimate(prepared));
     },
   );
+}
+
+/** The raw body; a POST without one (no content-type, so no parser ran) is an empty body. */
+function bodyBytes(request: FastifyRequest): Buffer {
+  return Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 }
 
 function readIdempotencyKey(request: FastifyRequest): string | undefined {

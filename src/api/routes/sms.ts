@@ -27,6 +27,9 @@ const summarySchema = {
   },
 } as const;
 
+// PostgreSQL text cannot hold U+0000, and SQLite's LIKE stops at it: a filter with one is refused.
+const NO_NUL = '^[^\\u0000]*$';
+
 const recipientSchema = {
   type: 'object',
   required: ['seq', 'msisdn', 'status', 'updatedAt'],
@@ -48,13 +51,19 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
         querystring: {
           type: 'object',
           properties: {
-            page: { type: 'integer', minimum: 1, default: 1 },
+            // Bounded so that (page - 1) × limit stays an offset both engines accept.
+            page: { type: 'integer', minimum: 1, maximum: 10_000_000, default: 1 },
             limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
             status: { type: 'string', enum: [...MESSAGE_STATUSES] },
-            sender: { type: 'string', maxLength: 11 },
+            sender: { type: 'string', maxLength: 11, pattern: NO_NUL },
             from: { type: 'string', description: 'ISO 8601 date or date-time; createdAt ≥ from' },
             to: { type: 'string', description: 'ISO 8601 date or date-time; createdAt ≤ to' },
-            search: { type: 'string', maxLength: 1000, description: 'Substring of refNo or content, case-insensitive' },
+            search: {
+              type: 'string',
+              maxLength: 1000,
+              pattern: NO_NUL,
+              description: 'Substring of refNo or content, case-insensitive',
+            },
           },
         },
         response: {
@@ -166,7 +175,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
             limit: { type: 'integer', minimum: 1, maximum: 50, default: 50 },
             after: { type: 'integer', minimum: 0 },
             status: { type: 'string', enum: [...RECIPIENT_STATUSES] },
-            search: { type: 'string', maxLength: 32, description: 'Substring of the number' },
+            search: { type: 'string', maxLength: 32, pattern: NO_NUL, description: 'Substring of the number' },
           },
         },
         response: {
@@ -206,8 +215,13 @@ function parseWindowBound(value: string, name: string, endOfDay: boolean): numbe
   let ms = Number.NaN;
   if (DATE_ONLY.test(value)) ms = Date.parse(`${value}T00:00:00Z`) + (endOfDay ? 86_399_999 : 0);
   else if (DATE_TIME.test(value)) ms = Date.parse(value);
-  const roundTrip = DATE_ONLY.test(value) && !Number.isNaN(ms) ? new Date(ms).toISOString().startsWith(value) : true;
-  if (Number.isNaN(ms) || !roundTrip) {
+  // Date.parse rolls 2026-02-30 over to March and takes 24:00: the date and time must be real.
+  const date = value.slice(0, 10);
+  const dateMs = Date.parse(`${date}T00:00:00Z`);
+  const realDate = !Number.isNaN(dateMs) && new Date(dateMs).toISOString().startsWith(date);
+  const [hour = '00', minute = '00', second = '00'] = value.slice(11, 19).split(':');
+  const realTime = hour < '24' && minute < '60' && second.slice(0, 2) < '60';
+  if (Number.isNaN(ms) || !realDate || !realTime) {
     throw invalidParameter(`${name} must be an ISO 8601 date (2026-11-01) or date-time with an offset`);
   }
   return ms;

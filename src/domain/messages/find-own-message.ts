@@ -1,9 +1,12 @@
 import { DomainError } from '../errors.js';
 import type { Message, Store } from '../ports.js';
 
+// The shape randomUUID gives; anything else names no message (and is never sent to the database).
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** A message by uuid: 404 when there is none, 403 when it is another account's. */
 export async function findOwnMessage(store: Store, accountId: number, uuid: string): Promise<Message> {
-  const message = await store.findMessageByUuid(uuid);
+  const message = UUID_SHAPE.test(uuid) ? await store.findMessageByUuid(uuid) : null;
   if (!message) throw new DomainError('NOT_FOUND', `No message ${uuid}`);
   if (message.accountId !== accountId) throw new DomainError('FORBIDDEN', `Message ${uuid} belongs to another account`);
   return message;

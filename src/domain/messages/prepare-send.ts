@@ -12,7 +12,7 @@ export const MAX_PREVIEW_CONTENT_CHARS = 2000;
 export const MAX_SENDER_CHARS = 11;
 
 // Letters, digits and printable ASCII symbols; a single inner space is allowed ("MY SHOP").
-const SENDER_SHAPE = /^[\x21-\x7e](?:[\x21-\x7e]| (?! ))*$/;
+export const SENDER_SHAPE = /^[\x21-\x7e](?:[\x21-\x7e]| (?! ))*$/;
 
 const SEND_FIELDS = new Set(['sender', 'content', 'contactGroupId', 'templateId', 'variables', 'scheduledTime', 'dryRun']);
 const PREVIEW_FIELDS = new Set(['content', 'contactGroupId', 'templateId', 'variables']);
@@ -112,6 +112,8 @@ async function resolveContent(
     content = given;
   }
   if (content.trim().length === 0) throw invalidParameter('content must not be empty');
+  // U+0000 cannot be sent as SMS text, and PostgreSQL text cannot store it.
+  if (content.includes('\u0000')) throw invalidParameter('content must not contain the NUL character (\\u0000)');
   const characters = countCharacters(content);
   if (characters > maxChars) {
     throw new DomainError('CONTENT_TOO_LONG', `content has ${characters} characters; the limit is ${maxChars}`);

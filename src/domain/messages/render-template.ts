@@ -1,6 +1,6 @@
 import { DomainError, invalidParameter } from '../errors.js';
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
+export const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
 /** Variables are string keys with string, number or boolean values. */
 export type TemplateVariables = Record<string, string | number | boolean>;

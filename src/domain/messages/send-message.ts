@@ -59,12 +59,19 @@ export type SendOutcome =
  * scheduled message). Either all of it is durable before the caller answers, or none of it.
  */
 export async function sendMessage(store: Store, command: SendCommand, nowMs: number): Promise<SendOutcome> {
-  const prepared = await prepareSend(store, command.accountId, command.fields, command.numbers, nowMs);
+  const { accountId, idempotency } = command;
+  // A retry replays the first answer whatever changed since (its scheduledTime passed, its sender
+  // was suspended), so the rules below only judge a key's first use. The claim in the
+  // transaction still settles concurrent first uses.
+  if (idempotency) {
+    const earlier = await store.findIdempotencyKey(accountId, idempotency.key);
+    if (earlier) return replay(earlier.requestHash, earlier.responseBody, idempotency.requestHash);
+  }
+  const prepared = await prepareSend(store, accountId, command.fields, command.numbers, nowMs);
   if (prepared.dryRun) return { kind: 'dry-run', estimate: toEstimate(prepared) };
 
   const r = prepared.recipients;
   const status: MessageStatus = prepared.scheduledAt !== null ? 'scheduled' : r.charged === 0 ? 'failed' : 'pending';
-  const { accountId, idempotency } = command;
 
   return store.transaction(async (tx) => {
     if (idempotency) {

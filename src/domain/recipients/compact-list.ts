@@ -32,7 +32,12 @@ export function* scanCompactList(
 ): Generator<RecipientRecord> {
   const blocked = new Set(list.blockedSeqs);
   const total = compactTotal(list);
-  const matches = (r: RecipientRecord) => query.search === undefined || r.msisdn.includes(query.search);
+  // Case-insensitive, as the stored rows are searched; numbers are digits, so only a search with
+  // letters (for an invalid entry's text) folds each number.
+  const needle = query.search?.toLowerCase();
+  const fold = needle !== undefined && /\p{L}/u.test(needle);
+  const matches = (r: RecipientRecord) =>
+    needle === undefined || (fold ? r.msisdn.toLowerCase() : r.msisdn).includes(needle);
   for (const seq of candidateSeqs(list, afterSeq, total, query.status)) {
     const recipient = compactRecipient(list, seq, blocked);
     if ((query.status === undefined || recipient.status === query.status) && matches(recipient)) yield recipient;

@@ -44,7 +44,8 @@ export async function listRecipients(
   if (items.length < wanted && upto < message.recipientTotal) {
     const list = await cache.get(store, message.id);
     for (const recipient of scanCompactList(list, Math.max(after, upto), filter)) {
-      items.push(recipient);
+      // As accepted: its status dates from the message's accept, as its row will (materialiser).
+      items.push({ ...recipient, updatedAt: message.createdAt });
       if (items.length === wanted) break;
     }
   }

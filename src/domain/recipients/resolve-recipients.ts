@@ -29,7 +29,12 @@ export async function resolveRecipients(
   let valid = numbers?.valid ?? new Uint32Array(0);
   let requested = numbers?.requested ?? 0;
   let duplicates = numbers?.duplicates ?? 0;
-  const invalid = [...(numbers?.invalid ?? [])];
+  // An invalid entry is stored with its text, which PostgreSQL cannot hold with a U+0000 in it.
+  const given = numbers?.invalid ?? [];
+  const invalid = given.some((text) => text.includes('\u0000'))
+    ? [...new Set(given.map((text) => text.replaceAll('\u0000', '\ufffd')))]
+    : [...given];
+  duplicates += given.length - invalid.length;
 
   if (contactGroupId !== undefined) {
     const group = await store.findContactGroup(contactGroupId);
@@ -40,9 +45,18 @@ export async function resolveRecipients(
     const members = await store.contactNumbers(group.id);
     const union = new NumberSet(valid.length + members.length);
     for (let i = 0; i < valid.length; i++) union.add(valid[i]!);
+    // Imports keep only valid numbers, but a member stored otherwise is still counted: as an
+    // invalid recipient, like a malformed entry of msisdns.
+    const seenInvalid = new Set(invalid);
     for (const msisdn of members) {
       const suffix = msisdnToSuffix(msisdn);
-      if (suffix !== null && !union.add(suffix)) duplicates++;
+      if (suffix === null) {
+        if (seenInvalid.has(msisdn)) duplicates++;
+        else {
+          seenInvalid.add(msisdn);
+          invalid.push(msisdn);
+        }
+      } else if (!union.add(suffix)) duplicates++;
     }
     requested += members.length;
     valid = union.toArray();

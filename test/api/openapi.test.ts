@@ -1,0 +1,255 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { testEngines } from '../support/engines.js';
+import { createHarness, type Harness } from '../support/harness.js';
+
+/** The parts of a JSON Schema these tests read. */
+interface Schema {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: boolean | Schema;
+  enum?: unknown[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  maxItems?: number;
+  $ref?: string;
+}
+
+interface Operation {
+  parameters?: { in: string; name: string; required?: boolean; schema: Schema }[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+  responses: Record<string, { description?: string; content?: Record<string, { schema: Schema }> }>;
+  security?: Record<string, string[]>[];
+}
+
+interface Document {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: {
+    schemas: Record<string, Schema>;
+    securitySchemes: Record<string, { type: string; in?: string; name?: string }>;
+  };
+  security?: Record<string, string[]>[];
+}
+
+/** Every path and method of spec §4, with the error statuses each can answer. */
+const EXPECTED: Record<string, Record<string, number[]>> = {
+  '/api/v2/sms/send': { post: [400, 401, 402, 403, 413, 415, 422, 429] },
+  '/api/v2/sms/preview-cost': { post: [400, 401, 403, 413, 415, 429] },
+  '/api/v2/sms/{uuid}/cancel': { post: [400, 401, 403, 404, 409, 429] },
+  '/api/v2/sms': { get: [400, 401, 429] },
+  '/api/v2/sms/{uuid}': { get: [401, 403, 404, 429] },
+  '/api/v2/sms/{uuid}/recipients': { get: [400, 401, 403, 404, 429] },
+  '/api/v2/sms/credit/balance': { get: [401, 429] },
+  '/api/v2/senders': { get: [401, 429] },
+};
+
+const ERROR_REF = '#/components/schemas/Error';
+
+for (const engine of testEngines()) {
+  describe(`OpenAPI document and docs page (${engine.name})`, () => {
+    let h: Harness;
+    let doc: Document;
+    before(async () => {
+      h = await createHarness(engine);
+      const response = await h.request({ method: 'GET', url: '/openapi.json' });
+      assert.equal(response.statusCode, 200, response.body);
+      assert.match(String(response.headers['content-type']), /^application\/json/);
+      doc = response.json();
+    });
+    after(() => h.close());
+
+    const operations = () =>
+      Object.entries(doc.paths).flatMap(([path, ops]) =>
+        Object.entries(ops).map(([method, op]) => ({ path, method, op })),
+      );
+
+    it('serves OpenAPI 3.1 at /openapi.json without an API key', () => {
+      assert.match(doc.openapi, /^3\.1\.\d+$/);
+      assert.ok(doc.info.title.length > 0);
+      assert.ok(doc.info.version.length > 0);
+    });
+
+    it('lists the eight spec paths with exactly their methods', () => {
+      const documented = Object.fromEntries(
+        Object.entries(doc.paths)
+          .filter(([path]) => path.startsWith('/api/v2'))
+          .map(([path, ops]) => [path, Object.keys(ops).sort()]),
+      );
+      const expected = Object.fromEntries(
+        Object.entries(EXPECTED).map(([path, ops]) => [path, Object.keys(ops).sort()]),
+      );
+      assert.deepEqual(documented, expected);
+    });
+
+    it('declares the x-api-key header scheme and applies it to every /api/v2 operation', () => {
+      const schemes = Object.entries(doc.components.securitySchemes);
+      const apiKey = schemes.find(
+        ([, s]) => s.type === 'apiKey' && s.in === 'header' && s.name === 'x-api-key',
+      );
+      assert.ok(apiKey, JSON.stringify(doc.components.securitySchemes));
+      for (const { path, method, op } of operations()) {
+        if (!path.startsWith('/api/v2')) continue;
+        const security = op.security ?? doc.security;
+        assert.ok(
+          security?.some((requirement) => apiKey[0] in requirement),
+          `${method} ${path} has no x-api-key requirement`,
+        );
+      }
+    });
+
+    it('documents every error status each route answers, each referencing the Error schema', () => {
+      for (const [path, ops] of Object.entries(EXPECTED)) {
+        for (const [method, statuses] of Object.entries(ops)) {
+          const op = doc.paths[path]![method]!;
+          const documented = Object.keys(op.responses)
+            .map(Number)
+            .filter((s) => s >= 400)
+            .sort((a, b) => a - b);
+          assert.deepEqual(documented, statuses, `${method} ${path}`);
+          assert.ok(op.responses['200'], `${method} ${path} has no 200`);
+          for (const status of documented) {
+            const response = op.responses[String(status)]!;
+            assert.ok(
+              response.description && response.description.length > 0,
+              `${method} ${path} ${status} has no description`,
+            );
+            assert.equal(
+              response.content?.['application/json']?.schema.$ref,
+              ERROR_REF,
+              `${method} ${path} ${status}`,
+            );
+          }
+        }
+      }
+    });
+
+    it('defines the Error schema as { error: string, code: string }', () => {
+      const error = doc.components.schemas.Error!;
+      assert.equal(error.type, 'object');
+      assert.equal(error.properties?.error?.type, 'string');
+      assert.equal(error.properties?.code?.type, 'string');
+      assert.ok(error.required?.includes('error'));
+    });
+
+    it('resolves every $ref inside the document', () => {
+      const refs: string[] = [];
+      const walk = (node: unknown): void => {
+        if (Array.isArray(node)) node.forEach(walk);
+        else if (node && typeof node === 'object') {
+          for (const [key, value] of Object.entries(node)) {
+            if (key === '$ref' && typeof value === 'string') refs.push(value);
+            else walk(value);
+          }
+        }
+      };
+      walk(doc);
+      assert.ok(refs.length > 0);
+      for (const ref of new Set(refs)) {
+        assert.match(ref, /^#\//, `external or relative $ref ${ref}`);
+        let target: unknown = doc;
+        for (const segment of ref.slice(2).split('/')) {
+          target = (target as Record<string, unknown> | undefined)?.[segment];
+        }
+        assert.ok(target, `unresolved $ref ${ref}`);
+      }
+    });
+
+    it('documents the uuid path parameter on the message routes', () => {
+      for (const path of [
+        '/api/v2/sms/{uuid}',
+        '/api/v2/sms/{uuid}/cancel',
+        '/api/v2/sms/{uuid}/recipients',
+      ]) {
+        for (const op of Object.values(doc.paths[path]!)) {
+          const uuid = op.parameters?.find((p) => p.in === 'path' && p.name === 'uuid');
+          assert.ok(uuid?.required, path);
+        }
+      }
+    });
+
+    it('documents the spec limits on the send and preview-cost bodies', () => {
+      const send =
+        doc.paths['/api/v2/sms/send']!.post!.requestBody!.content['application/json']!.schema;
+      assert.deepEqual(Object.keys(send.properties ?? {}).sort(), [
+        'contactGroupId',
+        'content',
+        'dryRun',
+        'msisdns',
+        'scheduledTime',
+        'sender',
+        'templateId',
+        'variables',
+      ]);
+      assert.equal(send.properties?.sender?.maxLength, 11);
+      assert.equal(send.properties?.content?.maxLength, 1000);
+      assert.equal(send.properties?.msisdns?.maxItems, 2_000_000);
+      assert.equal(send.additionalProperties, false);
+      const preview =
+        doc.paths['/api/v2/sms/preview-cost']!.post!.requestBody!.content['application/json']!
+          .schema;
+      assert.equal(preview.properties?.content?.maxLength, 2000);
+      assert.equal(preview.properties?.sender, undefined);
+    });
+
+    it('documents the list and recipients query parameters with their limits and enums', () => {
+      const query = (path: string) =>
+        Object.fromEntries(
+          (doc.paths[path]!.get!.parameters ?? [])
+            .filter((p) => p.in === 'query')
+            .map((p) => [p.name, p.schema]),
+        );
+      const list = query('/api/v2/sms');
+      assert.deepEqual(Object.keys(list).sort(), [
+        'from',
+        'limit',
+        'page',
+        'search',
+        'sender',
+        'status',
+        'to',
+      ]);
+      assert.deepEqual(
+        [list.limit!.default, list.limit!.maximum, list.page!.default],
+        [20, 100, 1],
+      );
+      assert.deepEqual(list.status!.enum, ['sent', 'failed', 'pending', 'scheduled', 'cancelled']);
+      const recipients = query('/api/v2/sms/{uuid}/recipients');
+      assert.deepEqual(Object.keys(recipients).sort(), ['after', 'limit', 'search', 'status']);
+      assert.deepEqual(
+        [recipients.limit!.default, recipients.limit!.maximum, recipients.after!.minimum],
+        [50, 50, 0],
+      );
+      assert.deepEqual(recipients.status!.enum, [
+        'pending',
+        'success',
+        'failed',
+        'invalid',
+        'blocked',
+        'expired',
+        'timeout',
+      ]);
+    });
+
+    it('answers /docs with an HTML page, following a redirect if there is one', async () => {
+      let url = '/docs';
+      let response = await h.request({ method: 'GET', url });
+      for (
+        let hops = 0;
+        response.statusCode >= 300 && response.statusCode < 400 && hops < 5;
+        hops++
+      ) {
+        const location = String(response.headers.location);
+        url = new URL(location, `http://localhost${url}`).pathname;
+        response = await h.request({ method: 'GET', url });
+      }
+      assert.equal(response.statusCode, 200, `${url}: ${response.body.slice(0, 200)}`);
+      assert.match(String(response.headers['content-type']), /^text\/html/);
+      assert.match(response.body, /<html/i);
+    });
+  });
+}
