@@ -1,7 +1,10 @@
-// Runs every *.test.ts under src/ and test/ with Node's test runner (Node 20 has no --test globs).
-// Extra arguments are passed through, e.g. `npm test -- --test-name-pattern=cancel`.
+// Runs every *.test.ts under src/ and test/ with Node's test runner (Node 20 has no --test
+// globs), the spec reporter on the terminal and a TAP copy whose totals close the run as a
+// plain "N passed, N failed" line.
+// Extra arguments pass through, e.g. `npm test -- --test-name-pattern=cancel test/api/cancel.test.ts`.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 function findTests(dir) {
@@ -19,9 +22,27 @@ const explicit = passThrough.filter((arg) => !arg.startsWith('-'));
 const flags = passThrough.filter((arg) => arg.startsWith('-'));
 const files = explicit.length > 0 ? explicit : ['src', 'test'].flatMap(findTests).sort();
 
+const dir = mkdtempSync(join(tmpdir(), 'nok-tests-'));
+const tap = join(dir, 'results.tap');
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', ...flags, ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tap}`,
+    ...flags,
+    ...files,
+  ],
   { stdio: 'inherit' },
 );
+
+const totals = readFileSync(tap, 'utf8');
+rmSync(dir, { recursive: true, force: true });
+const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(totals)?.[1] ?? 0);
+const skipped = count('skipped') + count('todo');
+console.log(`\n${count('pass')} passed, ${count('fail') + count('cancelled')} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(result.status ?? 1);
