@@ -42,13 +42,19 @@ export function messagesStore(db: Db): MessagesStore {
           charged_count: m.chargedCount,
           price_per_part: m.pricePerPart,
           cost: m.cost,
-          numbers: packNumbers(m.recipients.numbers),
-          blocked_seqs: JSON.stringify(m.recipients.blockedSeqs),
-          invalid_numbers: JSON.stringify(m.recipients.invalid),
           materialised_upto: 0,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      await db
+        .insertInto('message_recipient_lists')
+        .values({
+          message_id: row.id,
+          numbers: packNumbers(m.recipients.numbers),
+          blocked_seqs: JSON.stringify(m.recipients.blockedSeqs),
+          invalid_numbers: JSON.stringify(m.recipients.invalid),
+        })
+        .execute();
       return row.id;
     },
 

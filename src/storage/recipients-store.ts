@@ -28,9 +28,9 @@ export function recipientsStore(db: Db): RecipientsStore {
 
     async loadCompactList(messageId) {
       const row = await db
-        .selectFrom('messages')
+        .selectFrom('message_recipient_lists')
         .select(['numbers', 'blocked_seqs', 'invalid_numbers'])
-        .where('id', '=', messageId)
+        .where('message_id', '=', messageId)
         .executeTakeFirstOrThrow();
       return toCompactList(row);
     },

@@ -12,6 +12,7 @@ export interface Tables {
   blocklist: BlocklistTable;
   credit_ledger: CreditLedgerTable;
   messages: MessagesTable;
+  message_recipient_lists: MessageRecipientListsTable;
   message_counts: MessageCountsTable;
   recipients: RecipientsTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -118,14 +119,18 @@ export interface MessagesTable {
   charged_count: number;
   price_per_part: number;
   cost: number;
+  /** Recipient rows exist for seq <= materialised_upto. */
+  materialised_upto: number;
+}
+
+export interface MessageRecipientListsTable {
+  message_id: number;
   /** Packed little-endian uint32 national suffixes of the valid numbers, in seq order. */
   numbers: Buffer;
   /** JSON array of the seqs (1-based) of valid numbers that are blocklisted. */
   blocked_seqs: string;
   /** JSON array of the invalid strings; they take the seqs after the valid numbers. */
   invalid_numbers: string;
-  /** Recipient rows exist for seq <= materialised_upto. */
-  materialised_upto: number;
 }
 
 export interface MessageCountsTable {

@@ -113,9 +113,6 @@ CREATE TABLE messages (
   charged_count BIGINT NOT NULL,
   price_per_part BIGINT NOT NULL,
   cost BIGINT NOT NULL,
-  numbers BYTEA NOT NULL,
-  blocked_seqs TEXT NOT NULL,
-  invalid_numbers TEXT NOT NULL,
   materialised_upto BIGINT NOT NULL DEFAULT 0,
   UNIQUE (account_id, ref_no)
 );
@@ -123,6 +120,15 @@ CREATE INDEX messages_account ON messages(account_id, id);
 CREATE INDEX messages_account_status ON messages(account_id, status, id);
 CREATE INDEX messages_due ON messages(status, scheduled_at);
 CREATE INDEX messages_unmaterialised ON messages(id) WHERE materialised_upto < recipient_total;
+
+-- The recipient list as accepted, apart from the message row: SQLite rewrites a whole row on
+-- UPDATE, and the message row changes as it is processed while this never does.
+CREATE TABLE message_recipient_lists (
+  message_id BIGINT PRIMARY KEY REFERENCES messages(id),
+  numbers BYTEA NOT NULL,
+  blocked_seqs TEXT NOT NULL,
+  invalid_numbers TEXT NOT NULL
+);
 
 CREATE TABLE message_counts (
   message_id BIGINT NOT NULL REFERENCES messages(id),

@@ -113,9 +113,6 @@ CREATE TABLE messages (
   charged_count INTEGER NOT NULL,
   price_per_part INTEGER NOT NULL,
   cost INTEGER NOT NULL,
-  numbers BLOB NOT NULL,
-  blocked_seqs TEXT NOT NULL,
-  invalid_numbers TEXT NOT NULL,
   materialised_upto INTEGER NOT NULL DEFAULT 0,
   UNIQUE (account_id, ref_no)
 );
@@ -123,6 +120,15 @@ CREATE INDEX messages_account ON messages(account_id, id);
 CREATE INDEX messages_account_status ON messages(account_id, status, id);
 CREATE INDEX messages_due ON messages(status, scheduled_at);
 CREATE INDEX messages_unmaterialised ON messages(id) WHERE materialised_upto < recipient_total;
+
+-- The recipient list as accepted, apart from the message row: SQLite rewrites a whole row on
+-- UPDATE, and the message row changes as it is processed while this never does.
+CREATE TABLE message_recipient_lists (
+  message_id INTEGER PRIMARY KEY REFERENCES messages(id),
+  numbers BLOB NOT NULL,
+  blocked_seqs TEXT NOT NULL,
+  invalid_numbers TEXT NOT NULL
+);
 
 CREATE TABLE message_counts (
   message_id INTEGER NOT NULL REFERENCES messages(id),
