@@ -35,13 +35,24 @@ export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJo
   let running: Promise<void> | undefined;
   let wakeRequested = false;
 
-  async function step(): Promise<void> {
+  async function release(): Promise<void> {
     const released = await releaseDueMessages(store, clock.now());
     if (released.length > 0) logger.info({ messageIds: released }, 'released scheduled messages');
+  }
+
+  // Materialisation runs until no chunk is left, which for a backlog of large sends can take
+  // long: due messages are released between chunks too, at most once an interval.
+  async function step(): Promise<void> {
+    await release();
+    let releasedAt = clock.now();
     let written: number;
     do {
       written = await materialiseNextChunk(store, engine, cache, options.chunkSize, clock.now());
       if (written > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (clock.now() - releasedAt >= options.intervalMs) {
+        await release();
+        releasedAt = clock.now();
+      }
     } while (written > 0 && !stopped);
   }
 

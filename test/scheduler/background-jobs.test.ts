@@ -191,6 +191,19 @@ for (const engine of testEngines()) {
       assert.equal(cancel.json().code, 'ALREADY_PROCESSING');
     });
 
+    it('releases a due message between chunks while a large send is still materialising', async () => {
+      const scheduled = await send(1, { scheduledInMs: HOUR_MS });
+      const backlog = await send(2000);
+      start();
+      await until('materialisation has started', async () => (await current(backlog.uuid)).materialisedUpto > 0);
+      h.clock.advance(2 * HOUR_MS);
+      await until('the scheduled message is released', async () => (await current(scheduled.uuid)).status === 'pending');
+      assert.ok(
+        (await current(backlog.uuid)).materialisedUpto < 2000,
+        'released before the backlog was done, not after it',
+      );
+    });
+
     it('does not lose a wake that arrives while a step is finishing', async () => {
       const scheduled = [];
       for (let i = 1; i <= 3; i++) scheduled.push(await send(1, { scheduledInMs: i * HOUR_MS }));
