@@ -44,5 +44,7 @@ const totals = readFileSync(tap, 'utf8');
 rmSync(dir, { recursive: true, force: true });
 const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(totals)?.[1] ?? 0);
 const skipped = count('skipped') + count('todo');
-console.log(`\n${count('pass')} passed, ${count('fail') + count('cancelled')} failed${skipped ? `, ${skipped} skipped` : ''}`);
+console.log(
+  `\n${count('pass')} passed, ${count('fail') + count('cancelled')} failed${skipped ? `, ${skipped} skipped` : ''}`,
+);
 process.exit(result.status ?? 1);

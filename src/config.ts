@@ -10,7 +10,9 @@ const schema = z.object({
   NOK_DATABASE_URL: z.string().min(1).default('./data/nok.db'),
   NOK_HOST: z.string().min(1).default('127.0.0.1'),
   NOK_PORT: integer(0).max(65535).default(8080),
-  NOK_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NOK_LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info'),
   NOK_RATE_LIMIT_REQUESTS: integer(1).default(6000),
   NOK_RATE_LIMIT_WINDOW_SECONDS: integer(1).default(60),
   NOK_SEND_BODY_LIMIT_MB: integer(1).default(128),

@@ -28,7 +28,9 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
     422: 'Idempotency-Key reused with a different request',
     429: 'Rate limit exceeded; see Retry-After',
   };
-  return Object.fromEntries(statuses.map((s) => [s, { description: descriptions[s], ...ref('Error') }]));
+  return Object.fromEntries(
+    statuses.map((s) => [s, { description: descriptions[s], ...ref('Error') }]),
+  );
 }
 
 export const recipientTally = {
@@ -37,12 +39,24 @@ export const recipientTally = {
   description: 'How the requested numbers were counted.',
   required: ['requested', 'unique', 'duplicates', 'valid', 'invalid', 'blocked', 'charged'],
   properties: {
-    requested: { type: 'integer', description: 'Numbers given (msisdns plus contact group members).' },
+    requested: {
+      type: 'integer',
+      description: 'Numbers given (msisdns plus contact group members).',
+    },
     unique: { type: 'integer', description: 'Recipients after dropping duplicates.' },
-    duplicates: { type: 'integer', description: 'Numbers dropped because they repeat an earlier one.' },
+    duplicates: {
+      type: 'integer',
+      description: 'Numbers dropped because they repeat an earlier one.',
+    },
     valid: { type: 'integer' },
-    invalid: { type: 'integer', description: 'Malformed numbers: recipients with status invalid, not charged.' },
-    blocked: { type: 'integer', description: 'Blocklisted numbers: recipients with status blocked, not charged.' },
+    invalid: {
+      type: 'integer',
+      description: 'Malformed numbers: recipients with status invalid, not charged.',
+    },
+    blocked: {
+      type: 'integer',
+      description: 'Blocklisted numbers: recipients with status blocked, not charged.',
+    },
     charged: { type: 'integer', description: 'Recipients sent to and charged for.' },
   },
 } as const;
@@ -56,7 +70,18 @@ const statusCounts = {
 export const message = {
   $id: 'Message',
   type: 'object',
-  required: ['uuid', 'refNo', 'sender', 'content', 'parts', 'status', 'createdAt', 'updatedAt', 'recipients', 'cost'],
+  required: [
+    'uuid',
+    'refNo',
+    'sender',
+    'content',
+    'parts',
+    'status',
+    'createdAt',
+    'updatedAt',
+    'recipients',
+    'cost',
+  ],
   properties: {
     uuid: { type: 'string' },
     refNo: { type: 'string', description: 'Short per-account reference, increasing with time.' },
@@ -64,20 +89,35 @@ export const message = {
     content: { type: 'string' },
     parts: { type: 'integer', description: 'Message parts per recipient.' },
     status: { type: 'string', enum: [...MESSAGE_STATUSES] },
-    scheduledTime: { type: 'string', format: 'date-time', description: 'Present for scheduled messages.' },
+    scheduledTime: {
+      type: 'string',
+      format: 'date-time',
+      description: 'Present for scheduled messages.',
+    },
     createdAt: { type: 'string', format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },
     completedAt: { type: ['string', 'null'], format: 'date-time' },
     recipients: ref('RecipientTally'),
     creditsPerPart: { type: 'integer' },
     cost: { type: 'integer', description: 'Credits charged (held, while scheduled).' },
-    drSummary: { ...statusCounts, description: 'Recipients per delivery status; present once the send is complete.' },
+    drSummary: {
+      ...statusCounts,
+      description: 'Recipients per delivery status; present once the send is complete.',
+    },
   },
 } as const;
 
 export const costEstimate = {
   type: 'object',
-  required: ['parts', 'characters', 'recipients', 'creditsPerPart', 'cost', 'balance', 'sufficientCredits'],
+  required: [
+    'parts',
+    'characters',
+    'recipients',
+    'creditsPerPart',
+    'cost',
+    'balance',
+    'sufficientCredits',
+  ],
   properties: {
     dryRun: { type: 'boolean' },
     parts: { type: 'integer' },
@@ -92,7 +132,19 @@ export const costEstimate = {
 
 export const sendAccepted = {
   type: 'object',
-  required: ['uuid', 'refNo', 'status', 'sender', 'parts', 'characters', 'createdAt', 'recipients', 'creditsPerPart', 'cost', 'balance'],
+  required: [
+    'uuid',
+    'refNo',
+    'status',
+    'sender',
+    'parts',
+    'characters',
+    'createdAt',
+    'recipients',
+    'creditsPerPart',
+    'cost',
+    'balance',
+  ],
   properties: {
     uuid: { type: 'string' },
     refNo: { type: 'string' },
@@ -120,12 +172,16 @@ export const sendBody = {
       type: 'array',
       maxItems: 2_000_000,
       items: { type: 'string', description: '66XXXXXXXXX or 0XXXXXXXXX' },
-      description: 'Either msisdns or contactGroupId (or both: the union is sent, each number once).',
+      description:
+        'Either msisdns or contactGroupId (or both: the union is sent, each number once).',
     },
     contactGroupId: { type: 'integer' },
     templateId: { type: 'integer' },
     variables: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
-    scheduledTime: { type: 'string', description: 'Future time with a UTC offset, e.g. 2026-12-01T09:30:00+07:00' },
+    scheduledTime: {
+      type: 'string',
+      description: 'Future time with a UTC offset, e.g. 2026-12-01T09:30:00+07:00',
+    },
     dryRun: { type: 'boolean' },
   },
 } as const;

@@ -28,13 +28,20 @@ export interface AdminOutput {
   err(text: string): void;
 }
 
-const consoleOutput: AdminOutput = { out: (text) => console.log(text), err: (text) => console.error(text) };
+const consoleOutput: AdminOutput = {
+  out: (text) => console.log(text),
+  err: (text) => console.error(text),
+};
 
 /**
  * `nok admin …`: operator commands. Each opens the database, migrates it, does one use case
  * and closes it. Returns the process exit code.
  */
-export async function runAdmin(config: Config, args: string[], io: AdminOutput = consoleOutput): Promise<number> {
+export async function runAdmin(
+  config: Config,
+  args: string[],
+  io: AdminOutput = consoleOutput,
+): Promise<number> {
   const [first, second, ...rest] = args;
   if (first === undefined) {
     io.err(HELP);
@@ -46,9 +53,7 @@ export async function runAdmin(config: Config, args: string[], io: AdminOutput =
   }
   const command = ADMIN_COMMANDS.find((c) => c.words === `${first} ${second ?? ''}`.trim());
   if (!command) {
-    io.err(
-      `nok admin: unknown command "${[first, second].filter(Boolean).join(' ')}"\n\n${HELP}`,
-    );
+    io.err(`nok admin: unknown command "${[first, second].filter(Boolean).join(' ')}"\n\n${HELP}`);
     return EXIT_USAGE;
   }
 

@@ -33,7 +33,8 @@ async function main(argv: string[]): Promise<number> {
       });
       const logger = createLogger(config);
       const runtime = await startRuntime(config, roles, { logger });
-      if (command === 'start') await ensureDemoAccount(runtime.store, config, runtime.url, console.log);
+      if (command === 'start')
+        await ensureDemoAccount(runtime.store, config, runtime.url, console.log);
       logger.info({ url: runtime.url, roles }, 'nok started');
       await stopRequested;
       logger.info('stopping');
@@ -44,7 +45,9 @@ async function main(argv: string[]): Promise<number> {
       const database = openDatabase(config.databaseUrl);
       try {
         const applied = await migrate(database);
-        console.log(applied.length > 0 ? `Applied migrations ${applied.join(', ')}` : 'Already up to date');
+        console.log(
+          applied.length > 0 ? `Applied migrations ${applied.join(', ')}` : 'Already up to date',
+        );
       } finally {
         await database.close();
       }

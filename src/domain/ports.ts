@@ -1,9 +1,4 @@
-import type {
-  ApiKeyScope,
-  MessageStatus,
-  RecipientStatus,
-  SenderStatus,
-} from './statuses.js';
+import type { ApiKeyScope, MessageStatus, RecipientStatus, SenderStatus } from './statuses.js';
 
 export interface Account {
   readonly id: number;
@@ -180,18 +175,36 @@ export interface Store {
   ledgerSum(accountId: number): Promise<number>;
 
   // senders, templates, groups, blocklist
-  createSender(input: { accountId: number; name: string; status: SenderStatus; nowMs: number }): Promise<Sender>;
+  createSender(input: {
+    accountId: number;
+    name: string;
+    status: SenderStatus;
+    nowMs: number;
+  }): Promise<Sender>;
   shareSender(senderId: number, accountId: number, nowMs: number): Promise<void>;
   findSenderByName(name: string): Promise<Sender | null>;
   isSenderSharedWith(senderId: number, accountId: number): Promise<boolean>;
   listVisibleSenders(accountId: number): Promise<VisibleSender[]>;
-  createTemplate(input: { accountId: number; name: string; body: string; nowMs: number }): Promise<Template>;
+  createTemplate(input: {
+    accountId: number;
+    name: string;
+    body: string;
+    nowMs: number;
+  }): Promise<Template>;
   findTemplate(id: number): Promise<Template | null>;
-  createContactGroup(input: { accountId: number; name: string; nowMs: number }): Promise<ContactGroup>;
+  createContactGroup(input: {
+    accountId: number;
+    name: string;
+    nowMs: number;
+  }): Promise<ContactGroup>;
   addContacts(groupId: number, msisdns: readonly string[]): Promise<number>;
   findContactGroup(id: number): Promise<ContactGroup | null>;
   contactNumbers(groupId: number): Promise<string[]>;
-  addToBlocklist(scopeAccountId: number, msisdns: readonly string[], nowMs: number): Promise<number>;
+  addToBlocklist(
+    scopeAccountId: number,
+    msisdns: readonly string[],
+    nowMs: number,
+  ): Promise<number>;
   /** Blocked numbers for an account: its own list and the platform-wide one. */
   blockedNumbers(accountId: number): Promise<Set<string>>;
 
@@ -199,7 +212,10 @@ export interface Store {
   nextRefNo(accountId: number): Promise<number>;
   insertMessage(message: NewMessage): Promise<number>;
   findMessageByUuid(uuid: string): Promise<Message | null>;
-  listMessages(accountId: number, query: MessageListQuery): Promise<{ items: Message[]; total: number }>;
+  listMessages(
+    accountId: number,
+    query: MessageListQuery,
+  ): Promise<{ items: Message[]; total: number }>;
   /** scheduled → cancelled, only if still scheduled; true when this call made the change. */
   cancelScheduledMessage(messageId: number, nowMs: number): Promise<boolean>;
   /** scheduled → pending for every message due at `nowMs`; returns their ids. */
@@ -210,7 +226,12 @@ export interface Store {
     requestHash: string;
     nowMs: number;
   }): Promise<IdempotencyClaim>;
-  saveIdempotentResponse(accountId: number, key: string, messageId: number | null, body: string): Promise<void>;
+  saveIdempotentResponse(
+    accountId: number,
+    key: string,
+    messageId: number | null,
+    body: string,
+  ): Promise<void>;
   /** An account's committed use of an Idempotency-Key, or null when the key is unused. */
   findIdempotencyKey(
     accountId: number,
@@ -226,7 +247,10 @@ export interface Store {
     messageId: number,
     query: RecipientQuery & { afterSeq: number; maxSeq: number; limit: number },
   ): Promise<RecipientRecord[]>;
-  countRecipientRows(messageId: number, query: RecipientQuery & { maxSeq: number }): Promise<number>;
+  countRecipientRows(
+    messageId: number,
+    query: RecipientQuery & { maxSeq: number },
+  ): Promise<number>;
   unmaterialisedMessages(
     limit: number,
   ): Promise<Pick<Message, 'id' | 'recipientTotal' | 'materialisedUpto' | 'createdAt'>[]>;

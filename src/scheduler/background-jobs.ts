@@ -69,7 +69,9 @@ export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJo
     }
     wakeRequested = false;
     running = step()
-      .catch((error: unknown) => logger.error({ err: error }, 'background step failed; retrying at the next tick'))
+      .catch((error: unknown) =>
+        logger.error({ err: error }, 'background step failed; retrying at the next tick'),
+      )
       .finally(() => {
         running = undefined;
         schedule(wakeRequested ? 0 : options.intervalMs);

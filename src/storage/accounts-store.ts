@@ -23,38 +23,70 @@ export function accountsStore(db: Db): AccountsStore {
     async createAccount({ name, pricePerPart = 1, nowMs }) {
       const row = await db
         .insertInto('accounts')
-        .values({ name, balance: 0, price_per_part: pricePerPart, next_ref_no: 1, status: 'active', created_at: nowMs, rate_limit_requests: null })
+        .values({
+          name,
+          balance: 0,
+          price_per_part: pricePerPart,
+          next_ref_no: 1,
+          status: 'active',
+          created_at: nowMs,
+          rate_limit_requests: null,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
       return toAccount(row);
     },
 
     async findAccount(id) {
-      const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row ? toAccount(row) : null;
     },
 
     async countAccounts() {
-      const row = await db.selectFrom('accounts').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('accounts')
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
 
     async createApiKey({ accountId, name, prefix, secretHash, scopes, nowMs }) {
       const row = await db
         .insertInto('api_keys')
-        .values({ account_id: accountId, name, prefix, secret_hash: secretHash, scopes: scopes.join(' '), created_at: nowMs, last_used_at: null, revoked_at: null })
+        .values({
+          account_id: accountId,
+          name,
+          prefix,
+          secret_hash: secretHash,
+          scopes: scopes.join(' '),
+          created_at: nowMs,
+          last_used_at: null,
+          revoked_at: null,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
       return toApiKey(row);
     },
 
     async findApiKeyByPrefix(prefix) {
-      const row = await db.selectFrom('api_keys').selectAll().where('prefix', '=', prefix).executeTakeFirst();
+      const row = await db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('prefix', '=', prefix)
+        .executeTakeFirst();
       return row ? toApiKey(row) : null;
     },
 
     async findApiKey(id) {
-      const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row ? toApiKey(row) : null;
     },
 
@@ -85,7 +117,15 @@ export function accountsStore(db: Db): AccountsStore {
       if (!updated) return null;
       await db
         .insertInto('credit_ledger')
-        .values({ account_id: accountId, delta, reason, message_id: messageId, balance_after: updated.balance, note, created_at: nowMs })
+        .values({
+          account_id: accountId,
+          delta,
+          reason,
+          message_id: messageId,
+          balance_after: updated.balance,
+          note,
+          created_at: nowMs,
+        })
         .execute();
       return updated.balance;
     },

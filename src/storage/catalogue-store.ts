@@ -26,7 +26,14 @@ export function catalogueStore(db: Db): CatalogueStore {
     async createSender({ accountId, name, status, nowMs }) {
       const row = await db
         .insertInto('senders')
-        .values({ account_id: accountId, name, status, note: null, created_at: nowMs, updated_at: nowMs })
+        .values({
+          account_id: accountId,
+          name,
+          status,
+          note: null,
+          created_at: nowMs,
+          updated_at: nowMs,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
       return toSender(row);
@@ -41,7 +48,11 @@ export function catalogueStore(db: Db): CatalogueStore {
     },
 
     async findSenderByName(name) {
-      const row = await db.selectFrom('senders').selectAll().where('name', '=', name).executeTakeFirst();
+      const row = await db
+        .selectFrom('senders')
+        .selectAll()
+        .where('name', '=', name)
+        .executeTakeFirst();
       return row ? toSender(row) : null;
     },
 
@@ -56,7 +67,11 @@ export function catalogueStore(db: Db): CatalogueStore {
     },
 
     async listVisibleSenders(accountId) {
-      const owned = await db.selectFrom('senders').selectAll().where('account_id', '=', accountId).execute();
+      const owned = await db
+        .selectFrom('senders')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .execute();
       const shared = await db
         .selectFrom('senders')
         .innerJoin('sender_shares', 'sender_shares.sender_id', 'senders.id')
@@ -80,7 +95,11 @@ export function catalogueStore(db: Db): CatalogueStore {
     },
 
     async findTemplate(id) {
-      const row = await db.selectFrom('templates').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom('templates')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row ? { id: row.id, accountId: row.account_id, name: row.name, body: row.body } : null;
     },
 
@@ -96,7 +115,9 @@ export function catalogueStore(db: Db): CatalogueStore {
     async addContacts(groupId, msisdns) {
       let added = 0;
       for (let i = 0; i < msisdns.length; i += INSERT_BATCH) {
-        const batch = msisdns.slice(i, i + INSERT_BATCH).map((msisdn) => ({ group_id: groupId, msisdn }));
+        const batch = msisdns
+          .slice(i, i + INSERT_BATCH)
+          .map((msisdn) => ({ group_id: groupId, msisdn }));
         const result = await db
           .insertInto('contacts')
           .values(batch)
@@ -108,12 +129,20 @@ export function catalogueStore(db: Db): CatalogueStore {
     },
 
     async findContactGroup(id) {
-      const row = await db.selectFrom('contact_groups').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom('contact_groups')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row ? { id: row.id, accountId: row.account_id, name: row.name } : null;
     },
 
     async contactNumbers(groupId) {
-      const rows = await db.selectFrom('contacts').select('msisdn').where('group_id', '=', groupId).execute();
+      const rows = await db
+        .selectFrom('contacts')
+        .select('msisdn')
+        .where('group_id', '=', groupId)
+        .execute();
       return rows.map((row) => row.msisdn);
     },
 

@@ -59,7 +59,11 @@ export function messagesStore(db: Db): MessagesStore {
     },
 
     async findMessageByUuid(uuid) {
-      const row = await db.selectFrom('messages').select(MESSAGE_COLUMNS).where('uuid', '=', uuid).executeTakeFirst();
+      const row = await db
+        .selectFrom('messages')
+        .select(MESSAGE_COLUMNS)
+        .where('uuid', '=', uuid)
+        .executeTakeFirst();
       return row ? toMessage(row) : null;
     },
 
@@ -114,7 +118,14 @@ export function messagesStore(db: Db): MessagesStore {
     async claimIdempotencyKey({ accountId, key, requestHash, nowMs }) {
       const inserted = await db
         .insertInto('idempotency_keys')
-        .values({ account_id: accountId, key, request_hash: requestHash, response_body: null, message_id: null, created_at: nowMs })
+        .values({
+          account_id: accountId,
+          key,
+          request_hash: requestHash,
+          response_body: null,
+          message_id: null,
+          created_at: nowMs,
+        })
         .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
         .returning('key')
         .executeTakeFirst();
@@ -125,7 +136,11 @@ export function messagesStore(db: Db): MessagesStore {
         .where('account_id', '=', accountId)
         .where('key', '=', key)
         .executeTakeFirstOrThrow();
-      return { claimed: false, requestHash: existing.request_hash, responseBody: existing.response_body };
+      return {
+        claimed: false,
+        requestHash: existing.request_hash,
+        responseBody: existing.response_body,
+      };
     },
 
     async findIdempotencyKey(accountId, key) {

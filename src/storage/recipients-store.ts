@@ -6,23 +6,38 @@ import { containsPattern, toCompactList } from './rows.js';
 
 type RecipientsStore = Pick<
   Store,
-  'messageCounts' | 'setMessageCounts' | 'loadCompactList' | 'recipientRows' | 'countRecipientRows' | 'unmaterialisedMessages'
+  | 'messageCounts'
+  | 'setMessageCounts'
+  | 'loadCompactList'
+  | 'recipientRows'
+  | 'countRecipientRows'
+  | 'unmaterialisedMessages'
 >;
 
 export function recipientsStore(db: Db): RecipientsStore {
   return {
     async messageCounts(messageId) {
-      const rows = await db.selectFrom('message_counts').select(['status', 'count']).where('message_id', '=', messageId).execute();
+      const rows = await db
+        .selectFrom('message_counts')
+        .select(['status', 'count'])
+        .where('message_id', '=', messageId)
+        .execute();
       return new Map(rows.map((row) => [row.status as RecipientStatus, row.count]));
     },
 
     async setMessageCounts(messageId, counts) {
-      const rows = [...counts].filter(([, count]) => count > 0).map(([status, count]) => ({ message_id: messageId, status, count }));
+      const rows = [...counts]
+        .filter(([, count]) => count > 0)
+        .map(([status, count]) => ({ message_id: messageId, status, count }));
       if (rows.length === 0) return;
       await db
         .insertInto('message_counts')
         .values(rows)
-        .onConflict((oc) => oc.columns(['message_id', 'status']).doUpdateSet({ count: (eb) => eb.ref('excluded.count') }))
+        .onConflict((oc) =>
+          oc
+            .columns(['message_id', 'status'])
+            .doUpdateSet({ count: (eb) => eb.ref('excluded.count') }),
+        )
         .execute();
     },
 
@@ -64,9 +79,12 @@ export function recipientsStore(db: Db): RecipientsStore {
             .orderBy('seq')
             .execute()
         : await matching.select(columns).orderBy('seq').limit(limit).execute();
-      return rows.map(
-        (row): RecipientRecord => ({ seq: row.seq, msisdn: row.msisdn, status: row.status as RecipientStatus, updatedAt: row.updated_at }),
-      );
+      return rows.map((row): RecipientRecord => ({
+        seq: row.seq,
+        msisdn: row.msisdn,
+        status: row.status as RecipientStatus,
+        updatedAt: row.updated_at,
+      }));
     },
 
     async countRecipientRows(messageId, { maxSeq, status, search }) {

@@ -1,5 +1,11 @@
 import type { Selectable } from 'kysely';
-import type { Account, ApiKeyRecord, CompactRecipientList, Message, Sender } from '../domain/ports.js';
+import type {
+  Account,
+  ApiKeyRecord,
+  CompactRecipientList,
+  Message,
+  Sender,
+} from '../domain/ports.js';
 import type { ApiKeyScope, MessageStatus, SenderStatus } from '../domain/statuses.js';
 import type { AccountRow, ApiKeyRow, MessagesTable, SenderRow } from './schema.js';
 

@@ -202,7 +202,10 @@ for (const engine of testEngines()) {
         payload: '{"oops"',
       });
       assert.equal(response.statusCode, 400, response.body);
-      assert.deepEqual(response.json(), { error: 'The body is not valid JSON', code: 'INVALID_JSON' });
+      assert.deepEqual(response.json(), {
+        error: 'The body is not valid JSON',
+        code: 'INVALID_JSON',
+      });
       assert.equal(await status(c, sent.uuid), 'scheduled');
     });
 

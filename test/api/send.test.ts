@@ -491,7 +491,11 @@ for (const engine of testEngines()) {
       it('counts a stored group member that is not a valid number as an invalid recipient, not charged', async () => {
         const c = await h.customer({ credits: 50 });
         const id = await group(c.account, ['0811111111', 'not-a-number']);
-        const body = await accepted(c, { content: 'Hi', contactGroupId: id, msisdns: ['not-a-number'] });
+        const body = await accepted(c, {
+          content: 'Hi',
+          contactGroupId: id,
+          msisdns: ['not-a-number'],
+        });
         assert.equal(body.recipients.requested, 3);
         assert.equal(body.recipients.unique, 2);
         assert.equal(body.recipients.duplicates, 1);

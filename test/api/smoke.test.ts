@@ -17,7 +17,11 @@ for (const engine of testEngines()) {
         method: 'POST',
         url: '/api/v2/sms/send',
         key: c.key,
-        payload: { sender: c.sender, content: 'Hello', msisdns: ['0812345678', '66812345678', '66900000001', 'bad'] },
+        payload: {
+          sender: c.sender,
+          content: 'Hello',
+          msisdns: ['0812345678', '66812345678', '66900000001', 'bad'],
+        },
       });
       assert.equal(sent.statusCode, 200, sent.body);
       const body = sent.json();
@@ -27,7 +31,11 @@ for (const engine of testEngines()) {
       assert.equal(body.cost, 2);
       assert.equal(body.balance, 98);
 
-      const recipients = await h.request({ method: 'GET', url: `/api/v2/sms/${body.uuid}/recipients`, key: c.key });
+      const recipients = await h.request({
+        method: 'GET',
+        url: `/api/v2/sms/${body.uuid}/recipients`,
+        key: c.key,
+      });
       assert.equal(recipients.statusCode, 200, recipients.body);
       const page = recipients.json();
       assert.equal(page.total, 3);

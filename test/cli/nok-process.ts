@@ -69,7 +69,10 @@ function nokEnv(db: TestDatabase | string, env: Record<string, string>): NodeJS.
  * output captured. The command-line tests spawn the real binary; the per-command tests use
  * this, because each spawn costs over a second of CPU loading the program through tsx.
  */
-export function runAdminInProcess(db: TestDatabase | string, args: readonly string[]): Promise<NokResult> {
+export function runAdminInProcess(
+  db: TestDatabase | string,
+  args: readonly string[],
+): Promise<NokResult> {
   // One at a time: each call opens its own SQLite connection in this one thread, and a call
   // blocked on busy_timeout would block the very call holding the lock.
   const run = inProcessQueue.then(() => adminInProcess(db, args));
@@ -79,7 +82,10 @@ export function runAdminInProcess(db: TestDatabase | string, args: readonly stri
 
 let inProcessQueue: Promise<unknown> = Promise.resolve();
 
-async function adminInProcess(db: TestDatabase | string, args: readonly string[]): Promise<NokResult> {
+async function adminInProcess(
+  db: TestDatabase | string,
+  args: readonly string[],
+): Promise<NokResult> {
   const url = typeof db === 'string' ? db : databaseUrlFor(db);
   const config = loadConfig({ NOK_DATABASE_URL: url, NOK_LOG_LEVEL: 'silent' });
   let stdout = '';

@@ -195,9 +195,15 @@ for (const engine of testEngines()) {
       const scheduled = await send(1, { scheduledInMs: HOUR_MS });
       const backlog = await send(2000);
       start();
-      await until('materialisation has started', async () => (await current(backlog.uuid)).materialisedUpto > 0);
+      await until(
+        'materialisation has started',
+        async () => (await current(backlog.uuid)).materialisedUpto > 0,
+      );
       h.clock.advance(2 * HOUR_MS);
-      await until('the scheduled message is released', async () => (await current(scheduled.uuid)).status === 'pending');
+      await until(
+        'the scheduled message is released',
+        async () => (await current(scheduled.uuid)).status === 'pending',
+      );
       assert.ok(
         (await current(backlog.uuid)).materialisedUpto < 2000,
         'released before the backlog was done, not after it',

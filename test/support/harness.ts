@@ -53,7 +53,12 @@ export async function createHarness(
     async account({ credits = 0, pricePerPart, name = 'Test account' } = {}) {
       const account = await store.createAccount({ name, pricePerPart, nowMs: clock.now() });
       if (credits > 0) {
-        await store.changeBalance({ accountId: account.id, delta: credits, reason: 'top-up', nowMs: clock.now() });
+        await store.changeBalance({
+          accountId: account.id,
+          delta: credits,
+          reason: 'top-up',
+          nowMs: clock.now(),
+        });
       }
       return (await store.findAccount(account.id))!;
     },

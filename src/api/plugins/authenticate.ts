@@ -17,7 +17,10 @@ const TOUCH_INTERVAL_MS = 60_000;
  * Every route registered in `app`'s scope needs a valid `x-api-key`; requests are then counted
  * against the key's rate limit. `last_used_at` is written at most once a minute per key.
  */
-export function requireApiKey(app: FastifyInstance, deps: { store: Store; clock: Clock; limiter: RateLimiter }): void {
+export function requireApiKey(
+  app: FastifyInstance,
+  deps: { store: Store; clock: Clock; limiter: RateLimiter },
+): void {
   const lastTouched = new Map<number, number>();
   app.decorateRequest('caller', null as unknown as Caller);
   app.addHook('onRequest', async (request, reply) => {
@@ -31,7 +34,10 @@ export function requireApiKey(app: FastifyInstance, deps: { store: Store; clock:
     reply.header('RateLimit-Reset', verdict.resetSeconds);
     if (!verdict.allowed) {
       reply.header('Retry-After', verdict.resetSeconds);
-      throw new DomainError('RATE_LIMITED', `Rate limit of ${verdict.limit} requests exceeded; retry after ${verdict.resetSeconds} s`);
+      throw new DomainError(
+        'RATE_LIMITED',
+        `Rate limit of ${verdict.limit} requests exceeded; retry after ${verdict.resetSeconds} s`,
+      );
     }
     if (now - (lastTouched.get(caller.apiKeyId) ?? 0) >= TOUCH_INTERVAL_MS) {
       lastTouched.set(caller.apiKeyId, now);

@@ -56,13 +56,21 @@ const FRAMEWORK_CODES: Record<string, ErrorCode> = {
  * Errors fastify raises before routing (a malformed %-escape, an over-long path parameter),
  * in the same `{ error, code }` shape; pass it as fastify's `frameworkErrors` option.
  */
-export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrorHandler(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   // Only a uuid is a path parameter: one too long to route names no message.
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    reply.status(statusFor('NOT_FOUND')).send({ error: 'No message has so long a uuid', code: 'NOT_FOUND' });
+    reply
+      .status(statusFor('NOT_FOUND'))
+      .send({ error: 'No message has so long a uuid', code: 'NOT_FOUND' });
     return;
   }
-  reply.status(statusFor('INVALID_PARAMETER')).send({ error: 'The URL is not valid: check its %-escapes', code: 'INVALID_PARAMETER' });
+  reply
+    .status(statusFor('INVALID_PARAMETER'))
+    .send({ error: 'The URL is not valid: check its %-escapes', code: 'INVALID_PARAMETER' });
 }
 
 /** Every error leaves as `{ error, code }`; a 500 says nothing internal, the log has the cause. */
@@ -74,21 +82,34 @@ export function installErrorHandler(app: FastifyInstance): void {
       return;
     }
     request.log.error({ err: error }, 'unhandled error');
-    reply.status(500).send({ error: 'Internal error; the request may be retried', code: 'INTERNAL' });
+    reply
+      .status(500)
+      .send({ error: 'Internal error; the request may be retried', code: 'INTERNAL' });
   });
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ error: `No route ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' });
+    reply.status(404).send({
+      error: `No route ${request.method} ${request.url.split('?')[0]}`,
+      code: 'NOT_FOUND',
+    });
   });
 }
 
-function classify(error: FastifyError | DomainError | BodyScanError): { code: ErrorCode; message: string } | null {
-  if (error instanceof DomainError || error instanceof BodyScanError) return { code: error.code, message: error.message };
+function classify(
+  error: FastifyError | DomainError | BodyScanError,
+): { code: ErrorCode; message: string } | null {
+  if (error instanceof DomainError || error instanceof BodyScanError)
+    return { code: error.code, message: error.message };
   if ('validation' in error && error.validation) {
     return { code: 'INVALID_PARAMETER', message: error.message };
   }
   const mapped = 'code' in error && error.code ? FRAMEWORK_CODES[error.code] : undefined;
   if (mapped) return { code: mapped, message: error.message };
-  if ('statusCode' in error && error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+  if (
+    'statusCode' in error &&
+    error.statusCode &&
+    error.statusCode >= 400 &&
+    error.statusCode < 500
+  ) {
     return { code: 'INVALID_PARAMETER', message: error.message };
   }
   return null;

@@ -26,6 +26,7 @@ export class RateLimiter {
   }
 
   private prune(nowMs: number): void {
-    for (const [key, window] of this.windows) if (nowMs - window.startMs >= this.windowMs) this.windows.delete(key);
+    for (const [key, window] of this.windows)
+      if (nowMs - window.startMs >= this.windowMs) this.windows.delete(key);
   }
 }

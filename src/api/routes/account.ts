@@ -17,7 +17,10 @@ export async function accountRoutes(app: FastifyInstance, deps: { store: Store }
             required: ['balance', 'creditsPerPart'],
             properties: {
               balance: { type: 'integer', description: 'Credits available.' },
-              creditsPerPart: { type: 'integer', description: 'Credits one message part costs one recipient.' },
+              creditsPerPart: {
+                type: 'integer',
+                description: 'Credits one message part costs one recipient.',
+              },
             },
           },
           ...errorResponses(401, 429),
@@ -35,7 +38,8 @@ export async function accountRoutes(app: FastifyInstance, deps: { store: Store }
     {
       schema: {
         summary: 'Sender names of the account, including those shared with it',
-        description: 'Only senders with status approved can send. New names are requested in the web console.',
+        description:
+          'Only senders with status approved can send. New names are requested in the web console.',
         tags: ['account'],
         response: {
           200: {
@@ -50,7 +54,10 @@ export async function accountRoutes(app: FastifyInstance, deps: { store: Store }
                   properties: {
                     name: { type: 'string' },
                     status: { type: 'string', enum: [...SENDER_STATUSES] },
-                    shared: { type: 'boolean', description: 'True when another account owns it and shares it.' },
+                    shared: {
+                      type: 'boolean',
+                      description: 'True when another account owns it and shares it.',
+                    },
                     createdAt: { type: 'string', format: 'date-time' },
                   },
                 },
@@ -64,7 +71,12 @@ export async function accountRoutes(app: FastifyInstance, deps: { store: Store }
     async (request) => {
       const senders = await deps.store.listVisibleSenders(request.caller.accountId);
       return {
-        data: senders.map((s) => ({ name: s.name, status: s.status, shared: s.shared, createdAt: new Date(s.createdAt).toISOString() })),
+        data: senders.map((s) => ({
+          name: s.name,
+          status: s.status,
+          shared: s.shared,
+          createdAt: new Date(s.createdAt).toISOString(),
+        })),
       };
     },
   );

@@ -31,8 +31,10 @@ const documentOnly = () => () => true;
 export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): Promise<void> {
   // Only JSON: fastify's default text/plain parser would hand the scanner a string.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: deps.bodyLimitBytes }, (_req, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer', bodyLimit: deps.bodyLimitBytes },
+    (_req, body, done) => done(null, body),
   );
 
   app.post(
@@ -51,7 +53,10 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
         },
         body: sendBody,
         response: {
-          200: { description: 'Accepted (or, with dryRun, an estimate)', oneOf: [sendAccepted, costEstimate] },
+          200: {
+            description: 'Accepted (or, with dryRun, an estimate)',
+            oneOf: [sendAccepted, costEstimate],
+          },
           ...errorResponses(400, 401, 402, 403, 413, 415, 422, 429),
         },
       },
@@ -69,7 +74,12 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
           fields: scanned.fields,
           numbers: scanned.msisdns,
           ...(idempotencyKey
-            ? { idempotency: { key: idempotencyKey, requestHash: createHash('sha256').update(body).digest('hex') } }
+            ? {
+                idempotency: {
+                  key: idempotencyKey,
+                  requestHash: createHash('sha256').update(body).digest('hex'),
+                },
+              }
             : {}),
         },
         deps.clock.now(),
@@ -95,7 +105,12 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
     },
     async (request) => {
       const scanned = scanSendBody(bodyBytes(request), { maxNumbers: MAX_NUMBERS_PER_REQUEST });
-      const prepared = await preparePreview(deps.store, request.caller.accountId, scanned.fields, scanned.msisdns);
+      const prepared = await preparePreview(
+        deps.store,
+        request.caller.accountId,
+        scanned.fields,
+        scanned.msisdns,
+      );
       return presentEstimate(toEstimate(prepared));
     },
   );
@@ -110,7 +125,10 @@ function readIdempotencyKey(request: FastifyRequest): string | undefined {
   const value = request.headers['idempotency-key'];
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
-    throw new DomainError('INVALID_PARAMETER', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
+    throw new DomainError(
+      'INVALID_PARAMETER',
+      'Idempotency-Key must be 1 to 255 printable ASCII characters',
+    );
   }
   return value;
 }

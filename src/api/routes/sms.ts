@@ -7,8 +7,18 @@ import { listMessages } from '../../domain/messages/list-messages.js';
 import type { Store } from '../../domain/ports.js';
 import type { CompactListCache } from '../../domain/recipients/compact-list-cache.js';
 import { listRecipients } from '../../domain/recipients/list-recipients.js';
-import { MESSAGE_STATUSES, RECIPIENT_STATUSES, type MessageStatus, type RecipientStatus } from '../../domain/statuses.js';
-import { presentMessage, presentMessageDetails, presentRecipient, presentSummary } from '../presenters.js';
+import {
+  MESSAGE_STATUSES,
+  RECIPIENT_STATUSES,
+  type MessageStatus,
+  type RecipientStatus,
+} from '../../domain/statuses.js';
+import {
+  presentMessage,
+  presentMessageDetails,
+  presentRecipient,
+  presentSummary,
+} from '../presenters.js';
 import { errorResponses, uuidParams } from '../schemas.js';
 
 export interface SmsRouteDeps {
@@ -23,7 +33,10 @@ const summarySchema = {
   items: {
     type: 'object',
     required: ['status', 'count'],
-    properties: { status: { type: 'string', enum: [...RECIPIENT_STATUSES] }, count: { type: 'integer' } },
+    properties: {
+      status: { type: 'string', enum: [...RECIPIENT_STATUSES] },
+      count: { type: 'integer' },
+    },
   },
 } as const;
 
@@ -94,7 +107,8 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
       };
       const fromMs = q.from === undefined ? undefined : parseWindowBound(q.from, 'from', false);
       const toMs = q.to === undefined ? undefined : parseWindowBound(q.to, 'to', true);
-      if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) throw invalidParameter('from must not be after to');
+      if (fromMs !== undefined && toMs !== undefined && fromMs > toMs)
+        throw invalidParameter('from must not be after to');
       const page = await listMessages(deps.store, request.caller.accountId, {
         status: q.status,
         sender: q.sender,
@@ -155,7 +169,12 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
     },
     async (request) => {
       const { uuid } = request.params as { uuid: string };
-      const message = await cancelMessage(deps.store, request.caller.accountId, uuid, deps.clock.now());
+      const message = await cancelMessage(
+        deps.store,
+        request.caller.accountId,
+        uuid,
+        deps.clock.now(),
+      );
       return { uuid: message.uuid, status: 'cancelled', refunded: message.cost };
     },
   );
@@ -175,7 +194,12 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
             limit: { type: 'integer', minimum: 1, maximum: 50, default: 50 },
             after: { type: 'integer', minimum: 0 },
             status: { type: 'string', enum: [...RECIPIENT_STATUSES] },
-            search: { type: 'string', maxLength: 32, pattern: NO_NUL, description: 'Substring of the number' },
+            search: {
+              type: 'string',
+              maxLength: 32,
+              pattern: NO_NUL,
+              description: 'Substring of the number',
+            },
           },
         },
         response: {
@@ -196,12 +220,25 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
     },
     async (request) => {
       const { uuid } = request.params as { uuid: string };
-      const q = request.query as { limit: number; after?: number; status?: RecipientStatus; search?: string };
-      const page = await listRecipients(deps.store, deps.compactLists, request.caller.accountId, uuid, q);
+      const q = request.query as {
+        limit: number;
+        after?: number;
+        status?: RecipientStatus;
+        search?: string;
+      };
+      const page = await listRecipients(
+        deps.store,
+        deps.compactLists,
+        request.caller.accountId,
+        uuid,
+        q,
+      );
       return {
         data: page.items.map(presentRecipient),
         summary: presentSummary(page.summary),
-        ...(page.total !== undefined ? { total: page.total } : { nextCursor: page.nextCursor, hasMore: page.hasMore }),
+        ...(page.total !== undefined
+          ? { total: page.total }
+          : { nextCursor: page.nextCursor, hasMore: page.hasMore }),
       };
     },
   );
@@ -222,7 +259,9 @@ function parseWindowBound(value: string, name: string, endOfDay: boolean): numbe
   const [hour = '00', minute = '00', second = '00'] = value.slice(11, 19).split(':');
   const realTime = hour < '24' && minute < '60' && second.slice(0, 2) < '60';
   if (Number.isNaN(ms) || !realDate || !realTime) {
-    throw invalidParameter(`${name} must be an ISO 8601 date (2026-11-01) or date-time with an offset`);
+    throw invalidParameter(
+      `${name} must be an ISO 8601 date (2026-11-01) or date-time with an offset`,
+    );
   }
   return ms;
 }

@@ -14,13 +14,24 @@ export interface Caller {
 export async function authenticate(store: Store, key: string | undefined): Promise<Caller> {
   const record = key ? await findKey(store, key) : null;
   if (!record || record.revokedAt !== null) {
-    throw new DomainError('UNAUTHORIZED', 'Missing or invalid API key: send a valid key in the x-api-key header');
+    throw new DomainError(
+      'UNAUTHORIZED',
+      'Missing or invalid API key: send a valid key in the x-api-key header',
+    );
   }
   const account = await store.findAccount(record.accountId);
   if (!account || account.status !== 'active') {
-    throw new DomainError('UNAUTHORIZED', 'Missing or invalid API key: send a valid key in the x-api-key header');
+    throw new DomainError(
+      'UNAUTHORIZED',
+      'Missing or invalid API key: send a valid key in the x-api-key header',
+    );
   }
-  return { accountId: record.accountId, apiKeyId: record.id, scopes: record.scopes, rateLimitRequests: account.rateLimitRequests };
+  return {
+    accountId: record.accountId,
+    apiKeyId: record.id,
+    scopes: record.scopes,
+    rateLimitRequests: account.rateLimitRequests,
+  };
 }
 
 async function findKey(store: Store, key: string): Promise<ApiKeyRecord | null> {
@@ -32,6 +43,9 @@ async function findKey(store: Store, key: string): Promise<ApiKeyRecord | null> 
 
 export function requireScope(caller: Caller, scope: ApiKeyScope): void {
   if (!caller.scopes.includes('*') && !caller.scopes.includes(scope)) {
-    throw new DomainError('SCOPE_INSUFFICIENT', `This API key lacks the ${scope} scope; create a key with ${scope} or *`);
+    throw new DomainError(
+      'SCOPE_INSUFFICIENT',
+      `This API key lacks the ${scope} scope; create a key with ${scope} or *`,
+    );
   }
 }

@@ -7,7 +7,12 @@ import { findOwnMessage } from './find-own-message.js';
  * is a conditional UPDATE (`WHERE status = 'scheduled'`), the same guard the scheduler's
  * release uses, so when the two race exactly one of them changes the row.
  */
-export async function cancelMessage(store: Store, accountId: number, uuid: string, nowMs: number): Promise<Message> {
+export async function cancelMessage(
+  store: Store,
+  accountId: number,
+  uuid: string,
+  nowMs: number,
+): Promise<Message> {
   return store.transaction(async (tx) => {
     const message = await findOwnMessage(tx, accountId, uuid);
     if (!(await tx.cancelScheduledMessage(message.id, nowMs))) {
@@ -15,7 +20,13 @@ export async function cancelMessage(store: Store, accountId: number, uuid: strin
       throw refusal(current);
     }
     if (message.cost > 0) {
-      await tx.changeBalance({ accountId, delta: message.cost, reason: 'refund', messageId: message.id, nowMs });
+      await tx.changeBalance({
+        accountId,
+        delta: message.cost,
+        reason: 'refund',
+        messageId: message.id,
+        nowMs,
+      });
     }
     return { ...message, status: 'cancelled', updatedAt: nowMs, completedAt: nowMs };
   });
@@ -26,7 +37,13 @@ function refusal(message: Message): DomainError {
     return new DomainError('ALREADY_CANCELLED', 'The message is already cancelled');
   }
   if (message.scheduledAt === null) {
-    return new DomainError('NOT_SCHEDULED', 'Only scheduled messages can be cancelled; this one was sent at once');
+    return new DomainError(
+      'NOT_SCHEDULED',
+      'Only scheduled messages can be cancelled; this one was sent at once',
+    );
   }
-  return new DomainError('ALREADY_PROCESSING', 'The message has started sending and can no longer be cancelled');
+  return new DomainError(
+    'ALREADY_PROCESSING',
+    'The message has started sending and can no longer be cancelled',
+  );
 }

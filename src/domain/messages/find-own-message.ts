@@ -5,9 +5,14 @@ import type { Message, Store } from '../ports.js';
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A message by uuid: 404 when there is none, 403 when it is another account's. */
-export async function findOwnMessage(store: Store, accountId: number, uuid: string): Promise<Message> {
+export async function findOwnMessage(
+  store: Store,
+  accountId: number,
+  uuid: string,
+): Promise<Message> {
   const message = UUID_SHAPE.test(uuid) ? await store.findMessageByUuid(uuid) : null;
   if (!message) throw new DomainError('NOT_FOUND', `No message ${uuid}`);
-  if (message.accountId !== accountId) throw new DomainError('FORBIDDEN', `Message ${uuid} belongs to another account`);
+  if (message.accountId !== accountId)
+    throw new DomainError('FORBIDDEN', `Message ${uuid} belongs to another account`);
   return message;
 }

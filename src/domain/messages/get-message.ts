@@ -10,13 +10,19 @@ export interface MessageDetails {
   readonly complete: boolean;
 }
 
-export async function getMessage(store: Store, accountId: number, uuid: string): Promise<MessageDetails> {
+export async function getMessage(
+  store: Store,
+  accountId: number,
+  uuid: string,
+): Promise<MessageDetails> {
   const message = await findOwnMessage(store, accountId, uuid);
   const counts = completeCounts(await store.messageCounts(message.id));
   return { message, counts, complete: isComplete(message, counts) };
 }
 
-export function completeCounts(stored: ReadonlyMap<RecipientStatus, number>): Map<RecipientStatus, number> {
+export function completeCounts(
+  stored: ReadonlyMap<RecipientStatus, number>,
+): Map<RecipientStatus, number> {
   return new Map(RECIPIENT_STATUSES.map((status) => [status, stored.get(status) ?? 0]));
 }
 

@@ -6,6 +6,10 @@ export interface MessagePage {
 }
 
 /** The account's messages, most recent first. */
-export function listMessages(store: Store, accountId: number, query: MessageListQuery): Promise<MessagePage> {
+export function listMessages(
+  store: Store,
+  accountId: number,
+  query: MessageListQuery,
+): Promise<MessagePage> {
   return store.listMessages(accountId, query);
 }

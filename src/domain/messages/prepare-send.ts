@@ -14,7 +14,15 @@ export const MAX_SENDER_CHARS = 11;
 // Letters, digits and printable ASCII symbols; a single inner space is allowed ("MY SHOP").
 export const SENDER_SHAPE = /^[\x21-\x7e](?:[\x21-\x7e]| (?! ))*$/;
 
-const SEND_FIELDS = new Set(['sender', 'content', 'contactGroupId', 'templateId', 'variables', 'scheduledTime', 'dryRun']);
+const SEND_FIELDS = new Set([
+  'sender',
+  'content',
+  'contactGroupId',
+  'templateId',
+  'variables',
+  'scheduledTime',
+  'dryRun',
+]);
 const PREVIEW_FIELDS = new Set(['content', 'contactGroupId', 'templateId', 'variables']);
 
 export interface PreparedContent {
@@ -46,7 +54,8 @@ export async function prepareSend(
   rejectUnknownFields(fields, SEND_FIELDS);
   const sender = await checkSender(store, accountId, fields.sender);
   const dryRun = optionalBoolean(fields.dryRun, 'dryRun') ?? false;
-  const scheduledAt = fields.scheduledTime === undefined ? null : parseScheduledTime(fields.scheduledTime, nowMs);
+  const scheduledAt =
+    fields.scheduledTime === undefined ? null : parseScheduledTime(fields.scheduledTime, nowMs);
   const prepared = await estimate(store, accountId, fields, numbers, MAX_SEND_CONTENT_CHARS);
   return { ...prepared, sender, scheduledAt, dryRun };
 }
@@ -101,39 +110,52 @@ async function resolveContent(
   let content: string;
   if (templateId !== undefined) {
     const template = await store.findTemplate(templateId);
-    if (!template) throw new DomainError('TEMPLATE_NOT_FOUND', `Template ${templateId} does not exist`);
+    if (!template)
+      throw new DomainError('TEMPLATE_NOT_FOUND', `Template ${templateId} does not exist`);
     if (template.accountId !== accountId) {
       throw new DomainError('FORBIDDEN', `Template ${templateId} belongs to another account`);
     }
     content = renderTemplate(template.body, checkVariables(fields.variables));
   } else {
     if (typeof given !== 'string') throw invalidParameter('content must be a string');
-    if (fields.variables !== undefined) throw invalidParameter('variables go with templateId, not content');
+    if (fields.variables !== undefined)
+      throw invalidParameter('variables go with templateId, not content');
     content = given;
   }
   if (content.trim().length === 0) throw invalidParameter('content must not be empty');
   // U+0000 cannot be sent as SMS text, and PostgreSQL text cannot store it.
-  if (content.includes('\u0000')) throw invalidParameter('content must not contain the NUL character (\\u0000)');
+  if (content.includes('\u0000'))
+    throw invalidParameter('content must not contain the NUL character (\\u0000)');
   const characters = countCharacters(content);
   if (characters > maxChars) {
-    throw new DomainError('CONTENT_TOO_LONG', `content has ${characters} characters; the limit is ${maxChars}`);
+    throw new DomainError(
+      'CONTENT_TOO_LONG',
+      `content has ${characters} characters; the limit is ${maxChars}`,
+    );
   }
   return { content, characters, parts: countParts(content) };
 }
 
 async function checkSender(store: Store, accountId: number, value: unknown): Promise<string> {
-  if (typeof value !== 'string' || value.length === 0) throw invalidParameter('sender is required and must be a string');
+  if (typeof value !== 'string' || value.length === 0)
+    throw invalidParameter('sender is required and must be a string');
   if (value.length > MAX_SENDER_CHARS) {
-    throw invalidParameter(`sender has ${value.length} characters; the limit is ${MAX_SENDER_CHARS}`);
+    throw invalidParameter(
+      `sender has ${value.length} characters; the limit is ${MAX_SENDER_CHARS}`,
+    );
   }
-  if (!SENDER_SHAPE.test(value)) throw invalidParameter('sender may hold letters, digits and symbols only');
+  if (!SENDER_SHAPE.test(value))
+    throw invalidParameter('sender may hold letters, digits and symbols only');
   const sender = await store.findSenderByName(value);
   if (!sender) throw new DomainError('SENDER_NOT_FOUND', `Sender name ${value} does not exist`);
   if (sender.accountId !== accountId && !(await store.isSenderSharedWith(sender.id, accountId))) {
     throw new DomainError('FORBIDDEN', `Sender name ${value} belongs to another account`);
   }
   if (sender.status !== 'approved') {
-    throw new DomainError('SENDER_NOT_APPROVED', `Sender name ${value} is ${sender.status}; only approved senders can send`);
+    throw new DomainError(
+      'SENDER_NOT_APPROVED',
+      `Sender name ${value} is ${sender.status}; only approved senders can send`,
+    );
   }
   return sender.name;
 }

@@ -7,13 +7,30 @@ const now = Date.parse('2026-11-22T12:00:00Z');
 
 describe('scheduledTime', () => {
   it('reads an instant with a positive, negative or zero offset', () => {
-    assert.equal(parseScheduledTime('2026-11-23T09:30:00+07:00', now), Date.parse('2026-11-23T02:30:00Z'));
-    assert.equal(parseScheduledTime('2026-11-23T09:30-03:30', now), Date.parse('2026-11-23T13:00:00Z'));
-    assert.equal(parseScheduledTime('2026-11-23T09:30:00.250Z', now), Date.parse('2026-11-23T09:30:00.250Z'));
+    assert.equal(
+      parseScheduledTime('2026-11-23T09:30:00+07:00', now),
+      Date.parse('2026-11-23T02:30:00Z'),
+    );
+    assert.equal(
+      parseScheduledTime('2026-11-23T09:30-03:30', now),
+      Date.parse('2026-11-23T13:00:00Z'),
+    );
+    assert.equal(
+      parseScheduledTime('2026-11-23T09:30:00.250Z', now),
+      Date.parse('2026-11-23T09:30:00.250Z'),
+    );
   });
 
   it('refuses a time without an offset, a non-string, and impossible dates', () => {
-    for (const bad of ['2026-11-23T09:30:00', '2026-11-23', 123, null, '2026-02-30T10:00:00+07:00', '2026-11-23T24:00:00Z', 'tomorrow']) {
+    for (const bad of [
+      '2026-11-23T09:30:00',
+      '2026-11-23',
+      123,
+      null,
+      '2026-02-30T10:00:00+07:00',
+      '2026-11-23T24:00:00Z',
+      'tomorrow',
+    ]) {
       assert.throws(
         () => parseScheduledTime(bad, now),
         (e: unknown) => e instanceof DomainError && e.code === 'INVALID_SCHEDULED_TIME',

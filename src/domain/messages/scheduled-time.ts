@@ -16,10 +16,25 @@ export function parseScheduledTime(value: unknown, nowMs: number): number {
     );
   }
   const [, y, mo, d, h, mi, s = '0', frac = '0', , sign, oh = '0', om = '0'] = match;
-  const fields = [y, mo, d, h, mi, s].map(Number) as [number, number, number, number, number, number];
+  const fields = [y, mo, d, h, mi, s].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const [year, month, day, hour, minute, second] = fields;
   const offsetMinutes = (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
-  const localMs = Date.UTC(year, month - 1, day, hour, minute, second, Number(frac.padEnd(3, '0').slice(0, 3)));
+  const localMs = Date.UTC(
+    year,
+    month - 1,
+    day,
+    hour,
+    minute,
+    second,
+    Number(frac.padEnd(3, '0').slice(0, 3)),
+  );
   const check = new Date(localMs);
   if (
     check.getUTCFullYear() !== year ||

@@ -58,7 +58,11 @@ export type SendOutcome =
  * compact recipient list and per-status counters, and debits the credits (a hold, for a
  * scheduled message). Either all of it is durable before the caller answers, or none of it.
  */
-export async function sendMessage(store: Store, command: SendCommand, nowMs: number): Promise<SendOutcome> {
+export async function sendMessage(
+  store: Store,
+  command: SendCommand,
+  nowMs: number,
+): Promise<SendOutcome> {
   const { accountId, idempotency } = command;
   // A retry replays the first answer whatever changed since (its scheduledTime passed, its sender
   // was suspended), so the rules below only judge a key's first use. The claim in the
@@ -71,12 +75,14 @@ export async function sendMessage(store: Store, command: SendCommand, nowMs: num
   if (prepared.dryRun) return { kind: 'dry-run', estimate: toEstimate(prepared) };
 
   const r = prepared.recipients;
-  const status: MessageStatus = prepared.scheduledAt !== null ? 'scheduled' : r.charged === 0 ? 'failed' : 'pending';
+  const status: MessageStatus =
+    prepared.scheduledAt !== null ? 'scheduled' : r.charged === 0 ? 'failed' : 'pending';
 
   return store.transaction(async (tx) => {
     if (idempotency) {
       const claim = await tx.claimIdempotencyKey({ accountId, ...idempotency, nowMs });
-      if (!claim.claimed) return replay(claim.requestHash, claim.responseBody, idempotency.requestHash);
+      if (!claim.claimed)
+        return replay(claim.requestHash, claim.responseBody, idempotency.requestHash);
     }
     const refNo = formatRefNo(await tx.nextRefNo(accountId));
     const uuid = randomUUID();
@@ -130,7 +136,13 @@ export async function sendMessage(store: Store, command: SendCommand, nowMs: num
       cost: prepared.cost,
       balance,
     };
-    if (idempotency) await tx.saveIdempotentResponse(accountId, idempotency.key, messageId, JSON.stringify(result));
+    if (idempotency)
+      await tx.saveIdempotentResponse(
+        accountId,
+        idempotency.key,
+        messageId,
+        JSON.stringify(result),
+      );
     return { kind: 'accepted', result, replayed: false } as const;
   });
 }
@@ -178,7 +190,10 @@ function replay(storedHash: string, storedBody: string | null, requestHash: stri
 }
 
 function insufficientCredits(cost: number): DomainError {
-  return new DomainError('INSUFFICIENT_CREDITS', `Not enough credits: this send costs ${cost}; top up credits and retry`);
+  return new DomainError(
+    'INSUFFICIENT_CREDITS',
+    `Not enough credits: this send costs ${cost}; top up credits and retry`,
+  );
 }
 
 /** A short per-account reference, increasing with time: M000001, M000002, … */

@@ -8,7 +8,11 @@ export function compactTotal(list: CompactRecipientList): number {
 }
 
 /** The recipient at `seq` as accepted: its status before any delivery work. */
-export function compactRecipient(list: CompactRecipientList, seq: number, blocked: ReadonlySet<number>): RecipientRecord {
+export function compactRecipient(
+  list: CompactRecipientList,
+  seq: number,
+  blocked: ReadonlySet<number>,
+): RecipientRecord {
   const validCount = list.numbers.length;
   if (seq <= validCount) {
     return {
@@ -40,7 +44,8 @@ export function* scanCompactList(
     needle === undefined || (fold ? r.msisdn.toLowerCase() : r.msisdn).includes(needle);
   for (const seq of candidateSeqs(list, afterSeq, total, query.status)) {
     const recipient = compactRecipient(list, seq, blocked);
-    if ((query.status === undefined || recipient.status === query.status) && matches(recipient)) yield recipient;
+    if ((query.status === undefined || recipient.status === query.status) && matches(recipient))
+      yield recipient;
   }
 }
 

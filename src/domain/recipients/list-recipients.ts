@@ -40,7 +40,14 @@ export async function listRecipients(
   const wanted = query.limit + 1;
 
   const items =
-    after < upto ? await store.recipientRows(message.id, { ...filter, afterSeq: after, maxSeq: upto, limit: wanted }) : [];
+    after < upto
+      ? await store.recipientRows(message.id, {
+          ...filter,
+          afterSeq: after,
+          maxSeq: upto,
+          limit: wanted,
+        })
+      : [];
   if (items.length < wanted && upto < message.recipientTotal) {
     const list = await cache.get(store, message.id);
     for (const recipient of scanCompactList(list, Math.max(after, upto), filter)) {
@@ -69,7 +76,8 @@ async function countMatching(
     return filter.status === undefined ? message.recipientTotal : (summary.get(filter.status) ?? 0);
   }
   const upto = message.materialisedUpto;
-  let count = upto > 0 ? await store.countRecipientRows(message.id, { ...filter, maxSeq: upto }) : 0;
+  let count =
+    upto > 0 ? await store.countRecipientRows(message.id, { ...filter, maxSeq: upto }) : 0;
   if (upto < message.recipientTotal) {
     const list = await cache.get(store, message.id);
     for (const _ of scanCompactList(list, upto, filter)) count++;

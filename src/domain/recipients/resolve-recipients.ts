@@ -38,9 +38,16 @@ export async function resolveRecipients(
 
   if (contactGroupId !== undefined) {
     const group = await store.findContactGroup(contactGroupId);
-    if (!group) throw new DomainError('CONTACT_GROUP_NOT_FOUND', `Contact group ${contactGroupId} does not exist`);
+    if (!group)
+      throw new DomainError(
+        'CONTACT_GROUP_NOT_FOUND',
+        `Contact group ${contactGroupId} does not exist`,
+      );
     if (group.accountId !== accountId) {
-      throw new DomainError('FORBIDDEN', `Contact group ${contactGroupId} belongs to another account`);
+      throw new DomainError(
+        'FORBIDDEN',
+        `Contact group ${contactGroupId} belongs to another account`,
+      );
     }
     const members = await store.contactNumbers(group.id);
     const union = new NumberSet(valid.length + members.length);
@@ -64,11 +71,16 @@ export async function resolveRecipients(
 
   if (requested === 0) {
     throw invalidParameter(
-      contactGroupId !== undefined ? 'The contact group has no numbers' : 'msisdns must list at least one number',
+      contactGroupId !== undefined
+        ? 'The contact group has no numbers'
+        : 'msisdns must list at least one number',
     );
   }
   if (valid.length === 0) {
-    throw new DomainError('INVALID_NUMBER', 'No valid number: numbers are 66XXXXXXXXX or 0XXXXXXXXX');
+    throw new DomainError(
+      'INVALID_NUMBER',
+      'No valid number: numbers are 66XXXXXXXXX or 0XXXXXXXXX',
+    );
   }
 
   const blockedSeqs = await findBlocked(store, accountId, valid);

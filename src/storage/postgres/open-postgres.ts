@@ -24,7 +24,10 @@ const MIGRATION_LOCK_KEY = 727_001;
 const BOOKKEEPING =
   'CREATE TABLE IF NOT EXISTS nok_migrations (id BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)';
 
-export function openPostgres(url: string, options: { maxConnections?: number; schema?: string } = {}): Database {
+export function openPostgres(
+  url: string,
+  options: { maxConnections?: number; schema?: string } = {},
+): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.maxConnections ?? 10,
@@ -42,7 +45,9 @@ export function openPostgres(url: string, options: { maxConnections?: number; sc
         await client.query('BEGIN');
         await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
         await client.query(BOOKKEEPING);
-        const done = await client.query('SELECT 1 FROM nok_migrations WHERE id = $1', [migration.id]);
+        const done = await client.query('SELECT 1 FROM nok_migrations WHERE id = $1', [
+          migration.id,
+        ]);
         if (done.rowCount === 0) {
           await client.query(migration.sql);
           await client.query(
@@ -96,7 +101,9 @@ async function insertChunk(
       return false;
     }
     const copy = client.query(
-      copyFrom('COPY recipients (message_id, seq, msisdn, status, attempts, updated_at) FROM STDIN'),
+      copyFrom(
+        'COPY recipients (message_id, seq, msisdn, status, attempts, updated_at) FROM STDIN',
+      ),
     );
     await pipeline(Readable.from(copyLines(messageId, rows, nowMs)), copy);
     await client.query('COMMIT');

@@ -28,7 +28,9 @@ export function openSqlite(path: string): Database {
   raw.function('lower', { deterministic: true }, (value: unknown) =>
     value === null ? null : String(value).toLowerCase(),
   );
-  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }) });
+  const db = new Kysely<Tables>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }),
+  });
 
   const withConnection = <T>(fn: () => T): Promise<T> => db.connection().execute(async () => fn());
 
@@ -58,7 +60,9 @@ export function openSqlite(path: string): Database {
     appliedMigrations: () =>
       withConnection(() => {
         raw.exec(BOOKKEEPING);
-        const rows = raw.prepare('SELECT id FROM nok_migrations ORDER BY id').all() as { id: number }[];
+        const rows = raw.prepare('SELECT id FROM nok_migrations ORDER BY id').all() as {
+          id: number;
+        }[];
         return rows.map((row) => row.id);
       }),
     insertRecipientChunk: (messageId, fromSeq, toSeq, rows, nowMs) =>
@@ -91,7 +95,8 @@ function withStatementCache(raw: BetterSqlite3.Database): SqliteDatabase {
       const statement = raw.prepare(sql);
       if (!cached) {
         statements.set(sql, statement);
-        if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+        if (statements.size > STATEMENT_CACHE_SIZE)
+          statements.delete(statements.keys().next().value!);
       }
       return statement;
     },
