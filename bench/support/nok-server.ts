@@ -1,0 +1,81 @@
+// The server side of a bench: a real Nok runtime (API + scheduler) in a child process of its own,
+// so that its peak RSS (VmHWM) is the server's alone and not the load generator's. Started by
+// `startNokServer` (nok-process.ts) with `fork`; talks to its parent over the IPC channel:
+//
+//   parent → { type: 'seed', credits, blocked }   child → { type: 'seeded', key, sender, accountId }
+//   parent → { type: 'stop' }                      child stops the runtime and exits
+//
+// The settings come from the environment like `nok start`: NOK_DATABASE_URL, NOK_PORT, ….
+import { loadConfig } from '../../src/config.js';
+import { generateApiKey } from '../../src/domain/accounts/api-key.js';
+import { startRuntime, type Runtime } from '../../src/main.js';
+
+export type ParentMessage =
+  | { readonly type: 'seed'; readonly credits: number; readonly blocked: readonly string[] }
+  | { readonly type: 'stop' };
+
+export type ChildMessage =
+  | { readonly type: 'ready'; readonly url: string }
+  | {
+      readonly type: 'seeded';
+      readonly key: string;
+      readonly sender: string;
+      readonly accountId: number;
+    }
+  | { readonly type: 'failed'; readonly error: string };
+
+function send(message: ChildMessage): void {
+  process.send?.(message);
+}
+
+/** An account with credits, an approved sender, a `*` key, and `blocked` on its blocklist. */
+async function seed(runtime: Runtime, credits: number, blocked: readonly string[]) {
+  const { store } = runtime;
+  const nowMs = Date.now();
+  const account = await store.createAccount({ name: 'Bench account', nowMs });
+  await store.changeBalance({ accountId: account.id, delta: credits, reason: 'top-up', nowMs });
+  const sender = 'NOKBENCH';
+  await store.createSender({ accountId: account.id, name: sender, status: 'approved', nowMs });
+  const generated = generateApiKey();
+  await store.createApiKey({
+    accountId: account.id,
+    name: 'bench',
+    prefix: generated.prefix,
+    secretHash: generated.secretHash,
+    scopes: ['*'],
+    nowMs,
+  });
+  if (blocked.length > 0) await store.addToBlocklist(account.id, blocked, nowMs);
+  return { key: generated.key, sender, accountId: account.id };
+}
+
+async function main(): Promise<void> {
+  const runtime = await startRuntime(loadConfig(process.env), { api: true, scheduler: true });
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await runtime.stop().catch(() => undefined);
+    process.exit(code);
+  };
+  process.on('message', (message: ParentMessage) => {
+    if (message.type === 'stop') void stop(0);
+    else if (message.type === 'seed') {
+      seed(runtime, message.credits, message.blocked).then(
+        (seeded) => send({ type: 'seeded', ...seeded }),
+        (error: unknown) => send({ type: 'failed', error: String(error) }),
+      );
+    }
+  });
+  // The parent died without saying stop: do not outlive it.
+  process.on('disconnect', () => void stop(1));
+  send({ type: 'ready', url: runtime.url! });
+}
+
+main().catch((error: unknown) => {
+  send({
+    type: 'failed',
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  });
+  process.exit(1);
+});
