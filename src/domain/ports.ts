@@ -158,6 +158,10 @@ export interface Store {
     nowMs: number;
   }): Promise<ApiKeyRecord>;
   findApiKeyByPrefix(prefix: string): Promise<ApiKeyRecord | null>;
+  /** A key with what authentication needs of its account, in one round trip. */
+  findApiKeyWithAccount(
+    prefix: string,
+  ): Promise<{ key: ApiKeyRecord; account: Pick<Account, 'status' | 'rateLimitRequests'> } | null>;
   findApiKey(id: number): Promise<ApiKeyRecord | null>;
   revokeApiKey(id: number, nowMs: number): Promise<boolean>;
   touchApiKey(id: number, nowMs: number): Promise<void>;
@@ -251,6 +255,8 @@ export interface Store {
     messageId: number,
     query: RecipientQuery & { maxSeq: number },
   ): Promise<number>;
+  /** The rows of these seqs (those that exist), by seq. */
+  recipientsBySeq(messageId: number, seqs: readonly number[]): Promise<RecipientRecord[]>;
   unmaterialisedMessages(
     limit: number,
   ): Promise<Pick<Message, 'id' | 'recipientTotal' | 'materialisedUpto' | 'createdAt'>[]>;

@@ -11,6 +11,7 @@ type RecipientsStore = Pick<
   | 'loadCompactList'
   | 'recipientRows'
   | 'countRecipientRows'
+  | 'recipientsBySeq'
   | 'unmaterialisedMessages'
 >;
 
@@ -97,6 +98,23 @@ export function recipientsStore(db: Db): RecipientsStore {
       if (search) query = query.where(msisdnContains(search));
       const row = await query.executeTakeFirstOrThrow();
       return Number(row.n);
+    },
+
+    async recipientsBySeq(messageId, seqs) {
+      if (seqs.length === 0) return [];
+      const rows = await db
+        .selectFrom('recipients')
+        .select(['seq', 'msisdn', 'status', 'updated_at'])
+        .where('message_id', '=', messageId)
+        .where('seq', 'in', [...seqs])
+        .orderBy('seq')
+        .execute();
+      return rows.map((row): RecipientRecord => ({
+        seq: row.seq,
+        msisdn: row.msisdn,
+        status: row.status as RecipientStatus,
+        updatedAt: row.updated_at,
+      }));
     },
 
     async unmaterialisedMessages(limit) {

@@ -1,10 +1,11 @@
-import type { RecipientQuery, RecipientRecord, Store } from '../ports.js';
+import type { Message, RecipientQuery, RecipientRecord, Store } from '../ports.js';
 import { completeCounts } from '../messages/get-message.js';
 import { findOwnMessage } from '../messages/find-own-message.js';
 import type { RecipientStatus } from '../statuses.js';
 import type { CompactListCache } from './compact-list-cache.js';
 import { scanCompactList } from './compact-list.js';
 import { normalizeMsisdn } from './msisdn.js';
+import { countSearchMatches, searchRecipients } from './search-recipients.js';
 
 export interface RecipientPageQuery extends RecipientQuery {
   /** Cursor: the last seq already seen; 0 for the first page. Absent: first page with `total`. */
@@ -23,7 +24,8 @@ export interface RecipientPage {
 /**
  * One page of a message's recipients by seq. Rows exist up to the message's
  * `materialisedUpto`; beyond it the page continues from the compact list as accepted, so
- * pages, totals, filters and search are complete from the moment of accept.
+ * pages, totals, filters and search are complete from the moment of accept. A search finds
+ * its seqs in the message's search index (search-recipients.ts), never by scanning rows.
  */
 export async function listRecipients(
   store: Store,
@@ -33,12 +35,40 @@ export async function listRecipients(
   query: RecipientPageQuery,
 ): Promise<RecipientPage> {
   const message = await findOwnMessage(store, accountId, uuid);
-  const summary = completeCounts(await store.messageCounts(message.id));
   const filter: RecipientQuery = { status: query.status, search: searchDigits(query.search) };
-  const upto = message.materialisedUpto;
   const after = query.after ?? 0;
   const wanted = query.limit + 1;
+  // The counters and the page are independent reads: one round trip's wait for both.
+  const [counts, items] = await Promise.all([
+    store.messageCounts(message.id),
+    filter.search !== undefined
+      ? searchRecipients(store, cache, message, {
+          search: filter.search,
+          status: filter.status,
+          afterSeq: after,
+          wanted,
+        })
+      : browseRecipients(store, cache, message, filter, after, wanted),
+  ]);
+  const summary = completeCounts(counts);
+  return pageOf(items, query, summary, async () => {
+    if (filter.search !== undefined) {
+      return countSearchMatches(store, cache, message, filter.search, filter.status);
+    }
+    return filter.status === undefined ? message.recipientTotal : (summary.get(filter.status) ?? 0);
+  });
+}
 
+/** Recipients after `after` by seq: rows while they exist, then the compact list as accepted. */
+async function browseRecipients(
+  store: Store,
+  cache: CompactListCache,
+  message: Message,
+  filter: RecipientQuery,
+  after: number,
+  wanted: number,
+): Promise<RecipientRecord[]> {
+  const upto = message.materialisedUpto;
   const items =
     after < upto
       ? await store.recipientRows(message.id, {
@@ -56,33 +86,22 @@ export async function listRecipients(
       if (items.length === wanted) break;
     }
   }
+  return items;
+}
+
+/** Cursor paging answers `nextCursor` and `hasMore`; the first page without one, `total`. */
+async function pageOf(
+  items: RecipientRecord[],
+  query: RecipientPageQuery,
+  summary: ReadonlyMap<RecipientStatus, number>,
+  total: () => Promise<number>,
+): Promise<RecipientPage> {
   const hasMore = items.length > query.limit;
   const page = items.slice(0, query.limit);
   if (query.after !== undefined) {
-    return { items: page, summary, nextCursor: page.at(-1)?.seq ?? after, hasMore };
+    return { items: page, summary, nextCursor: page.at(-1)?.seq ?? query.after, hasMore };
   }
-  const total = await countMatching(store, cache, message, filter, summary);
-  return { items: page, summary, total };
-}
-
-async function countMatching(
-  store: Store,
-  cache: CompactListCache,
-  message: { id: number; recipientTotal: number; materialisedUpto: number },
-  filter: RecipientQuery,
-  summary: ReadonlyMap<RecipientStatus, number>,
-): Promise<number> {
-  if (filter.search === undefined) {
-    return filter.status === undefined ? message.recipientTotal : (summary.get(filter.status) ?? 0);
-  }
-  const upto = message.materialisedUpto;
-  let count =
-    upto > 0 ? await store.countRecipientRows(message.id, { ...filter, maxSeq: upto }) : 0;
-  if (upto < message.recipientTotal) {
-    const list = await cache.get(store, message.id);
-    for (const _ of scanCompactList(list, upto, filter)) count++;
-  }
-  return count;
+  return { items: page, summary, total: await total() };
 }
 
 /** A whole number in local form (0XXXXXXXXX) is searched in the stored 66XXXXXXXXX form. */
