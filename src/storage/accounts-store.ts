@@ -10,6 +10,7 @@ type AccountsStore = Pick<
   | 'countAccounts'
   | 'createApiKey'
   | 'findApiKeyByPrefix'
+  | 'findApiKeyWithAccount'
   | 'findApiKey'
   | 'revokeApiKey'
   | 'touchApiKey'
@@ -79,6 +80,23 @@ export function accountsStore(db: Db): AccountsStore {
         .where('prefix', '=', prefix)
         .executeTakeFirst();
       return row ? toApiKey(row) : null;
+    },
+
+    // Every request authenticates: the key and its account come in one round trip.
+    async findApiKeyWithAccount(prefix) {
+      const row = await db
+        .selectFrom('api_keys')
+        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+        .selectAll('api_keys')
+        .select(['accounts.status as account_status', 'accounts.rate_limit_requests'])
+        .where('api_keys.prefix', '=', prefix)
+        .executeTakeFirst();
+      if (!row) return null;
+      const { account_status, rate_limit_requests, ...key } = row;
+      return {
+        key: toApiKey(key),
+        account: { status: account_status, rateLimitRequests: rate_limit_requests },
+      };
     },
 
     async findApiKey(id) {
