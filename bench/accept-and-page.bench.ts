@@ -21,7 +21,8 @@ import { autocannon } from './support/load.js';
 import { startNokServer, type NokServer } from './support/nok-process.js';
 import { measurePages, pageKinds, substringOf, type PageKind } from './support/recipient-pages.js';
 import { machineCaveat, record } from './support/report.js';
-import { buildSendBody, mulberry32, randomMsisdns } from './support/send-body.js';
+import { seededRandom } from '../test/support/seeded-random.js';
+import { buildSendBody, randomMsisdns } from './support/send-body.js';
 
 const BENCH = 'accept-and-page';
 const NUMBER_COUNT = Number(process.env.NOK_BENCH_NUMBERS ?? 2_000_000);
@@ -186,7 +187,7 @@ async function main(): Promise<void> {
   const clients: HttpClient[] = [];
   try {
     server = await startNokServer({ NOK_DATABASE_URL: database.url });
-    const random = mulberry32(20_000_002);
+    const random = seededRandom(20_000_002);
     const blocked = randomMsisdns(BLOCKED_COUNT, random);
     const customer = await server.seed(10 * RUNS * NUMBER_COUNT, blocked);
     console.log(

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scanSendBody } from '../src/api/send-body/scan-send-body.js';
 import { normalizeMsisdn } from '../src/domain/recipients/msisdn.js';
+import { seededRandom } from '../test/support/seeded-random.js';
 
 const NUMBER_COUNT = 2_000_000;
 const DUPLICATE_RATE = 0.01;
@@ -20,7 +21,7 @@ const MB = 1024 * 1024;
 type Contender = 'scan' | 'json-parse';
 
 function buildBody(): Buffer {
-  const random = mulberry32(42);
+  const random = seededRandom(42);
   const numbers: string[] = [];
   for (let i = 0; i < NUMBER_COUNT - INVALID_NUMBERS.length; i++) {
     const repeat = i > 0 && random() < DUPLICATE_RATE;
@@ -96,17 +97,6 @@ function main(): void {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 main();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { seededRandom } from '../../../test/support/seeded-random.js';
 import { msisdnToSuffix, normalizeMsisdn } from '../../domain/recipients/msisdn.js';
 import { BodyScanError, scanSendBody, type ScannedBody } from './scan-send-body.js';
 
@@ -114,7 +115,7 @@ describe('scanSendBody: numbers', () => {
   });
 
   it('matches JSON.parse + Set on 50,000 numbers with repeats in both forms', () => {
-    const random = mulberry32(11);
+    const random = seededRandom(11);
     const numbers = Array.from({ length: 50_000 }, () => randomMsisdn(random, 20_000));
     const body = Buffer.from(JSON.stringify({ sender: 'NOK', msisdns: numbers }));
     assert.deepEqual(scanSendBody(body, { maxNumbers: 50_000 }), reference(body));
@@ -146,7 +147,7 @@ describe('scanSendBody: fields', () => {
   });
 
   it('matches JSON.parse on randomised bodies', () => {
-    const random = mulberry32(2024);
+    const random = seededRandom(2024);
     for (let i = 0; i < 400; i++) {
       const body = Buffer.from(randomBody(random));
       assert.deepEqual(scan(body), reference(body), body.toString());
@@ -212,7 +213,7 @@ describe('scanSendBody: refusals', () => {
   });
 
   it('agrees with JSON.parse on randomly damaged bodies', () => {
-    const random = mulberry32(99);
+    const random = seededRandom(99);
     for (let i = 0; i < 3000; i++) {
       const body = damage(Buffer.from(randomBody(random)), random);
       const expected = expectedOutcome(body);
@@ -325,17 +326,6 @@ function expectedOutcome(body: Buffer): string | ScannedBody {
 // reference is always JSON.parse of the same bytes.
 
 type Random = () => number;
-
-function mulberry32(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pick<T>(random: Random, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)] as T;

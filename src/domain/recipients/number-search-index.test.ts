@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { seededRandom } from '../../../test/support/seeded-random.js';
 import type { CompactRecipientList } from '../ports.js';
 import { scanCompactList } from './compact-list.js';
 import { NumberSearchIndex } from './number-search-index.js';
@@ -50,8 +51,7 @@ describe('number search index', () => {
   });
 
   it('agrees with a plain scan of the compact list for random lists and searches', () => {
-    let seed = 42;
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const random = seededRandom(42);
     for (let round = 0; round < 50; round++) {
       const numbers = Uint32Array.from({ length: 200 }, () => Math.floor(random() * 1e9));
       const invalid = Array.from({ length: 5 }, (_, i) => `x${i}${Math.floor(random() * 1000)}`);

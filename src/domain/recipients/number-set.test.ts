@@ -1,17 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { seededRandom } from '../../../test/support/seeded-random.js';
 import { NumberSet } from './number-set.js';
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('NumberSet', () => {
   it('adds a value once and reports whether it was new', () => {
@@ -66,7 +56,7 @@ describe('NumberSet', () => {
   });
 
   it('matches a JS Set over 1M random inserts', () => {
-    const random = mulberry32(7);
+    const random = seededRandom(7);
     const set = new NumberSet(1000);
     const reference = new Set<number>();
     for (let i = 0; i < 1_000_000; i++) {
