@@ -484,3 +484,63 @@ for (const engine of testEngines()) {
     });
   });
 }
+
+for (const engine of testEngines()) {
+  describe(`recipient search over many matches (${engine.name})`, () => {
+    const COUNT = 25_000; // more matches than search-recipients resolves seq by seq
+    const MATERIALISED = 10_000;
+    let h: Harness;
+    let c: Customer;
+    let uuid: string;
+
+    before(async () => {
+      h = await createHarness(engine);
+      c = await h.customer({ credits: 100_000 });
+      const msisdns = Array.from({ length: COUNT }, (_, i) => `66${String(800_000_000 + i)}`);
+      await h.store.addToBlocklist(
+        c.account.id,
+        [msisdns[500]!, msisdns[COUNT - 5]!],
+        h.clock.now(),
+      );
+      const sent = await h.request({
+        method: 'POST',
+        url: '/api/v2/sms/send',
+        key: c.key,
+        payload: { sender: c.sender, content: 'Hello', msisdns },
+      });
+      assert.equal(sent.statusCode, 200, sent.body);
+      uuid = sent.json().uuid;
+      const message = (await h.store.findMessageByUuid(uuid))!;
+      const cache = new CompactListCache();
+      while ((await h.store.findMessageByUuid(uuid))!.materialisedUpto < MATERIALISED) {
+        await materialiseNextChunk(h.store, h.db.database.engine, cache, 2_500, h.clock.now());
+      }
+      // Delivery outcomes exist only in rows: seqs 1..100 delivered.
+      await h.db.database.db
+        .updateTable('recipients')
+        .set({ status: 'success' })
+        .where('message_id', '=', message.id)
+        .where('seq', '<=', 100)
+        .execute();
+    });
+    after(() => h.close());
+
+    async function total(query: string): Promise<number> {
+      const response = await h.request({
+        method: 'GET',
+        url: `/api/v2/sms/${uuid}/recipients?${query}`,
+        key: c.key,
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      return response.json().total;
+    }
+
+    it('counts status-filtered matches from rows and from the compact list alike', async () => {
+      assert.equal(await total('search=6680'), COUNT);
+      assert.equal(await total('search=6680&status=success'), 100);
+      assert.equal(await total('search=6680&status=blocked'), 2);
+      assert.equal(await total('search=6680&status=pending'), COUNT - 100 - 2);
+      assert.equal(await total('search=66800000500&status=blocked'), 1);
+    });
+  });
+}
