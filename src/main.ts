@@ -37,7 +37,10 @@ export async function startRuntime(
 ): Promise<Runtime> {
   const logger = options.logger ?? createLogger(config);
   const clock = options.clock ?? systemClock;
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, {
+    onIdleConnectionError: (error) =>
+      logger.warn({ err: error }, 'an idle database connection broke; the pool replaces it'),
+  });
   await migrate(database, clock.now());
   const store = createStore(database.db);
 

@@ -45,3 +45,12 @@ export interface Database {
   readonly engine: EngineOps;
   close(): Promise<void>;
 }
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL: a schema to use instead of the connection's default search_path. */
+  readonly schema?: string;
+  /** PostgreSQL: pool size (default 10). */
+  readonly maxConnections?: number;
+  /** PostgreSQL: told when an idle pooled connection breaks; the pool replaces it. */
+  readonly onIdleConnectionError?: (error: Error) => void;
+}

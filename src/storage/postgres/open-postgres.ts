@@ -3,7 +3,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import type { Database, EngineOps, NewRecipientRow } from '../engine.js';
+import type { Database, EngineOps, NewRecipientRow, OpenDatabaseOptions } from '../engine.js';
 import type { Tables } from '../schema.js';
 import { postgresMigrations } from './migrations.js';
 
@@ -24,16 +24,16 @@ const MIGRATION_LOCK_KEY = 727_001;
 const BOOKKEEPING =
   'CREATE TABLE IF NOT EXISTS nok_migrations (id BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)';
 
-export function openPostgres(
-  url: string,
-  options: { maxConnections?: number; schema?: string } = {},
-): Database {
+export function openPostgres(url: string, options: OpenDatabaseOptions = {}): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.maxConnections ?? 10,
     types,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
+  // An idle connection can break (a server restart); the pool drops it and the next query
+  // connects anew. Without a listener, that 'error' event would end the process.
+  pool.on('error', (error) => options.onIdleConnectionError?.(error));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
 
   const engine: EngineOps = {
