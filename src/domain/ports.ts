@@ -243,9 +243,20 @@ export interface Store {
   ): Promise<{ readonly requestHash: string; readonly responseBody: string | null } | null>;
 
   // recipients
-  messageCounts(messageId: number): Promise<Map<RecipientStatus, number>>;
   setMessageCounts(messageId: number, counts: ReadonlyMap<RecipientStatus, number>): Promise<void>;
   loadCompactList(messageId: number): Promise<CompactRecipientList>;
+  /** Per-status counts of the message with this uuid: keyed by uuid so it can go out with it. */
+  messageCountsByUuid(uuid: string): Promise<Map<RecipientStatus, number>>;
+  /**
+   * Up to `limit` rows after `afterSeq` of the message with this uuid, and the
+   * `materialised_upto` the same read saw (rows exist for every seq up to it); null when there
+   * is no such message. Keyed by uuid so it can go out with the message's own read.
+   */
+  recipientPageByUuid(
+    uuid: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<{ rows: RecipientRecord[]; materialisedUpto: number } | null>;
   /** Rows with `afterSeq < seq <= maxSeq` matching the query, by seq. */
   recipientRows(
     messageId: number,

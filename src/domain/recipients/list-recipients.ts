@@ -1,6 +1,6 @@
 import type { Message, RecipientQuery, RecipientRecord, Store } from '../ports.js';
 import { completeCounts } from '../messages/get-message.js';
-import { findOwnMessage } from '../messages/find-own-message.js';
+import { findOwnMessage, isMessageUuid } from '../messages/find-own-message.js';
 import type { RecipientStatus } from '../statuses.js';
 import type { CompactListCache } from './compact-list-cache.js';
 import { scanCompactList } from './compact-list.js';
@@ -34,23 +34,52 @@ export async function listRecipients(
   uuid: string,
   query: RecipientPageQuery,
 ): Promise<RecipientPage> {
-  const message = await findOwnMessage(store, accountId, uuid);
   const filter: RecipientQuery = { status: query.status, search: searchDigits(query.search) };
   const after = query.after ?? 0;
   const wanted = query.limit + 1;
-  // The counters and the page are independent reads: one round trip's wait for both.
-  const [counts, items] = await Promise.all([
-    store.messageCounts(message.id),
-    filter.search !== undefined
-      ? searchRecipients(store, cache, message, {
-          search: filter.search,
-          status: filter.status,
-          afterSeq: after,
-          wanted,
-        })
-      : browseRecipients(store, cache, message, filter, after, wanted),
+  const browsing = filter.status === undefined && filter.search === undefined;
+  // Reads keyed by uuid go out with the message's own, so an unfiltered page costs one round
+  // trip after authentication. Nothing read is answered before the ownership check passes.
+  const byUuid = isMessageUuid(uuid);
+  const [message, counts, firstRows] = await Promise.all([
+    findOwnMessage(store, accountId, uuid),
+    byUuid ? store.messageCountsByUuid(uuid) : new Map<RecipientStatus, number>(),
+    byUuid && browsing ? store.recipientPageByUuid(uuid, after, wanted) : null,
   ]);
   const summary = completeCounts(counts);
+
+  let items: RecipientRecord[];
+  if (filter.search !== undefined) {
+    items = await searchRecipients(store, cache, message, {
+      search: filter.search,
+      status: filter.status,
+      afterSeq: after,
+      wanted,
+    });
+  } else if (firstRows) {
+    items = await continueFromCompactList(store, cache, message, firstRows, filter, after, wanted);
+  } else {
+    const upto = message.materialisedUpto;
+    const rows =
+      after < upto
+        ? await store.recipientRows(message.id, {
+            ...filter,
+            afterSeq: after,
+            maxSeq: upto,
+            limit: wanted,
+          })
+        : [];
+    items = await continueFromCompactList(
+      store,
+      cache,
+      message,
+      { rows, materialisedUpto: upto },
+      filter,
+      after,
+      wanted,
+    );
+  }
+
   return pageOf(items, query, summary, async () => {
     if (filter.search !== undefined) {
       return countSearchMatches(store, cache, message, filter.search, filter.status);
@@ -59,28 +88,23 @@ export async function listRecipients(
   });
 }
 
-/** Recipients after `after` by seq: rows while they exist, then the compact list as accepted. */
-async function browseRecipients(
+/**
+ * A page's rows were read up to `materialisedUpto` (as that read saw it); when they fall short,
+ * the page goes on from the compact list, where every later recipient is as accepted.
+ */
+async function continueFromCompactList(
   store: Store,
   cache: CompactListCache,
   message: Message,
+  read: { rows: RecipientRecord[]; materialisedUpto: number },
   filter: RecipientQuery,
   after: number,
   wanted: number,
 ): Promise<RecipientRecord[]> {
-  const upto = message.materialisedUpto;
-  const items =
-    after < upto
-      ? await store.recipientRows(message.id, {
-          ...filter,
-          afterSeq: after,
-          maxSeq: upto,
-          limit: wanted,
-        })
-      : [];
-  if (items.length < wanted && upto < message.recipientTotal) {
+  const items = read.rows;
+  if (items.length < wanted && read.materialisedUpto < message.recipientTotal) {
     const list = await cache.get(store, message.id);
-    for (const recipient of scanCompactList(list, Math.max(after, upto), filter)) {
+    for (const recipient of scanCompactList(list, Math.max(after, read.materialisedUpto), filter)) {
       // As accepted: its status dates from the message's accept, as its row will (materialiser).
       items.push({ ...recipient, updatedAt: message.createdAt });
       if (items.length === wanted) break;
