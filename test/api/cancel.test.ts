@@ -29,14 +29,12 @@ for (const engine of testEngines()) {
           ? { scheduledTime: new Date(h.clock.now() + options.scheduledInMs).toISOString() }
           : {}),
       };
-      const response = await h.request({
-        method: 'POST',
-        url: '/api/v2/sms/send',
-        key: c.key,
-        payload,
-      });
-      assert.equal(response.statusCode, 200, response.body);
-      return response.json() as { uuid: string; status: string; cost: number; balance: number };
+      return (await h.send(c, payload)) as {
+        uuid: string;
+        status: string;
+        cost: number;
+        balance: number;
+      };
     }
 
     const cancel = (c: { key: string }, uuid: string) =>

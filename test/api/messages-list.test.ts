@@ -45,14 +45,7 @@ for (const engine of testEngines()) {
           ? { scheduledTime: new Date(h.clock.now() + 86_400_000).toISOString() }
           : {}),
       };
-      const response = await h.request({
-        method: 'POST',
-        url: '/api/v2/sms/send',
-        key: c.key,
-        payload,
-      });
-      assert.equal(response.statusCode, 200, response.body);
-      return response.json();
+      return h.send(c, payload);
     }
 
     async function list(c: Customer, query: Query = {}): Promise<ListPage> {

@@ -98,14 +98,7 @@ for (const engine of testEngines()) {
           ? { scheduledTime: new Date(h.clock.now() + options.scheduledInMs).toISOString() }
           : {}),
       };
-      const response = await h.request({
-        method: 'POST',
-        url: '/api/v2/sms/send',
-        key: c.key,
-        payload,
-      });
-      assert.equal(response.statusCode, 200, response.body);
-      return (await h.store.findMessageByUuid(response.json().uuid))!;
+      return (await h.store.findMessageByUuid((await h.send(c, payload)).uuid))!;
     }
 
     /** Awaits event-loop turns until `done` holds; fails after MAX_TURNS rather than hanging. */

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../src/api/app.js';
@@ -19,6 +20,11 @@ export interface Harness {
   /** An account with credits, an approved sender and a `*` key. */
   customer(options?: { credits?: number; sender?: string }): Promise<Customer>;
   request(options: InjectOptions & { key?: string }): Promise<LightMyRequestResponse>;
+  /** POST /api/v2/sms/send as the customer; asserts 200 and returns the body. */
+  send<T = { uuid: string }>(
+    customer: { key: string },
+    payload: Record<string, unknown>,
+  ): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -86,6 +92,16 @@ export async function createHarness(
     },
     request({ key, headers, ...rest }) {
       return app.inject({ ...rest, headers: { ...(key ? { 'x-api-key': key } : {}), ...headers } });
+    },
+    async send(customer, payload) {
+      const response = await harness.request({
+        method: 'POST',
+        url: '/api/v2/sms/send',
+        key: customer.key,
+        payload,
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      return response.json() as never;
     },
     async close() {
       await app.close();
