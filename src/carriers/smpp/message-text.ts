@@ -108,6 +108,20 @@ function decodeBody(dataCoding: number, body: Buffer): string {
   }
 }
 
+/**
+ * The concatenation header of a short_message, without decoding its text: undefined when
+ * esm_class has no UDHI, the UDH is malformed, or it holds no concatenation element.
+ */
+export function readConcatenation(
+  payload: Buffer,
+  esmClass: number,
+): ConcatenationHeader | undefined {
+  if ((esmClass & ESM_CLASS_UDHI) === 0 || payload.length === 0) return undefined;
+  const headerEnd = 1 + payload[0]!;
+  if (headerEnd > payload.length) return undefined;
+  return findConcatenation(payload.subarray(1, headerEnd));
+}
+
 /** Walks the UDH's information elements (3GPP TS 23.040 §9.2.3.24) for a concatenation one. */
 function findConcatenation(header: Buffer): ConcatenationHeader | undefined {
   let at = 0;
