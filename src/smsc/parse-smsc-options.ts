@@ -3,7 +3,7 @@ import { SMSC_PRESETS, resolveSmscOptions, type SmscOptions } from './smsc-optio
 type FieldKind =
   'string' | 'number' | 'boolean' | 'number-or-null' | 'delay' | 'accounts' | 'prefixes';
 
-const FIELDS: Readonly<Record<keyof SmscOptions, FieldKind>> = {
+const FIELDS: Readonly<Record<Exclude<keyof SmscOptions, 'logger'>, FieldKind>> = {
   preset: 'string',
   host: 'string',
   port: 'number',
@@ -39,7 +39,7 @@ export function parseSmscOptions(json: unknown): SmscOptions {
     throw new RangeError('SMSC options must be a JSON object, e.g. {"preset":"happy"}');
   }
   for (const [key, value] of Object.entries(json)) {
-    const kind = FIELDS[key as keyof SmscOptions];
+    const kind = FIELDS[key as keyof typeof FIELDS];
     if (kind === undefined) {
       throw new RangeError(
         `SMSC options: unknown field "${key}"; known: ${Object.keys(FIELDS).join(', ')}`,

@@ -1,7 +1,11 @@
+import type { ReceiptStat } from '../carriers/smpp/parse-receipt-text.js';
 import type { FateShares } from './smsc-options.js';
 
+/** The final states the simulator gives parts. */
+export type SimulatedStat = Extract<ReceiptStat, 'DELIVRD' | 'UNDELIV' | 'EXPIRED' | 'REJECTD'>;
+
 /** What becomes of a submitted part: the receipt's stat, or no receipt at all. */
-export type ReceiptFate = 'DELIVRD' | 'UNDELIV' | 'EXPIRED' | 'REJECTD' | null;
+export type ReceiptFate = SimulatedStat | null;
 
 /**
  * The fate of every part sent to `destination`, drawn from a hash of the number and the seed,

@@ -40,6 +40,17 @@ describe('receipt text', () => {
     assert.ok(text.endsWith('text:' + 'a'.repeat(19)));
   });
 
+  it('replaces characters that GSM and ASCII write differently', () => {
+    const text = receiptText({
+      messageId: '1',
+      stat: 'DELIVRD',
+      submittedAtMs,
+      doneAtMs: submittedAtMs,
+      text: 'a@b_c$ สวัสดี',
+    });
+    assert.ok(text.endsWith('text:a?b?c? ??????'));
+  });
+
   it('dates in UTC as YYMMDDhhmm', () => {
     assert.equal(smppDate(Date.parse('2009-01-02T03:04:59Z')), '0901020304');
   });

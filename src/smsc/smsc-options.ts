@@ -52,6 +52,14 @@ export interface SmscOptions {
   readonly receiptMaxAttempts?: number;
   /** Keep a record of every accepted submit in `stats.submits` (off: benchmarks stay lean). */
   readonly recordSubmits?: boolean;
+  /** Where binds, dropped connections and dropped receipts are told (pino fits); not in JSON. */
+  readonly logger?: SmscLogger;
+}
+
+/** The two levels the simulator logs at, in pino's argument order. */
+export interface SmscLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
 }
 
 export interface SmscAccount {
@@ -83,6 +91,7 @@ export interface ResolvedSmscOptions {
   readonly receiptRetryIntervalMs: number;
   readonly receiptMaxAttempts: number;
   readonly recordSubmits: boolean;
+  readonly logger: SmscLogger;
 }
 
 export interface FateShares {
@@ -110,6 +119,8 @@ export const SMSC_PRESETS: Readonly<Record<SmscPresetName, SmscOptions>> = {
   slow: { submitResponseDelayMs: 200, receiptDelayMs: { min: 500, max: 2000 } },
   drop: { dropConnectionAfterSubmits: 10 },
 };
+
+const SILENT: SmscLogger = { info: () => {}, warn: () => {} };
 
 const DEFAULTS = {
   host: '127.0.0.1',
@@ -185,6 +196,7 @@ export function resolveSmscOptions(
     receiptRetryIntervalMs: o.receiptRetryIntervalMs,
     receiptMaxAttempts: o.receiptMaxAttempts,
     recordSubmits: o.recordSubmits,
+    logger: o.logger ?? SILENT,
   };
 }
 
