@@ -6,7 +6,6 @@ import { MESSAGE_STATE, receiptText } from './receipt-text.js';
 import type { SmscConnection } from './smsc-connection.js';
 import type { SmscLogger } from './smsc-options.js';
 import type { SmscStats } from './smsc-stats.js';
-import { TimerWheel } from './timer-wheel.js';
 
 /** SMPP 3.4 §5.2.12: esm_class message type 0001, SMSC delivery receipt. */
 const ESM_CLASS_DELIVERY_RECEIPT = 0x04;
@@ -28,30 +27,30 @@ export interface PendingReceipt {
   readonly submittedAtMs: number;
   readonly text: string;
   attempts: number;
-  /** Where and as what it was last sent, while waiting for the deliver_sm_resp. */
+  /** Where, as what and when it was last sent, while waiting for the deliver_sm_resp. */
   connection: SmscConnection | null;
   sequenceNumber: number;
+  sentAtMs: number;
   /** Called once, when a client acknowledges the receipt or it is given up. */
   onSettled?: () => void;
-}
-
-interface RetryCheck {
-  readonly receipt: PendingReceipt;
-  readonly attempt: number;
 }
 
 /**
  * Delivers receipts to the receiver and transceiver binds of their system_id, round robin, at
  * most RECEIPT_WINDOW unacknowledged per bind. A receipt with nowhere to go waits in its
  * system_id's queue until a receiver binds or a window opens; one without its deliver_sm_resp
- * after `retryIntervalMs` is sent again, up to `maxAttempts` sends in all.
+ * after `retryIntervalMs` is sent again, up to `maxAttempts` sends in all. The windows bound what
+ * awaits an answer, so one periodic sweep over them finds the overdue receipts: no timer per
+ * receipt, and an acknowledged receipt is garbage at once.
  */
 export class ReceiptOutbox {
   private readonly queues = new Map<string, ReceiptQueue>();
   private readonly receivers = new Map<string, SmscConnection[]>();
   /** Where each system_id's round robin resumes. */
   private readonly turns = new Map<string, number>();
-  private readonly retries: TimerWheel<RetryCheck>;
+  /** Connections with receipts awaiting their deliver_sm_resp: what the sweep looks at. */
+  private readonly connectionsAwaiting = new Set<SmscConnection>();
+  private sweepTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly stats: SmscStats,
@@ -59,9 +58,7 @@ export class ReceiptOutbox {
     private readonly maxAttempts: number,
     private readonly logger: SmscLogger,
     private readonly now: () => number = Date.now,
-  ) {
-    this.retries = new TimerWheel((checks) => this.retry(checks), 10, now);
-  }
+  ) {}
 
   enqueue(receipt: PendingReceipt): void {
     this.queueOf(receipt.systemId).push(receipt);
@@ -100,6 +97,7 @@ export class ReceiptOutbox {
     }
     const unacknowledged = [...connection.awaitingAck.values()];
     connection.awaitingAck.clear();
+    this.connectionsAwaiting.delete(connection);
     const queue = this.queueOf(connection.systemId);
     for (const receipt of unacknowledged.reverse()) {
       receipt.connection = null;
@@ -110,7 +108,7 @@ export class ReceiptOutbox {
   }
 
   close(): void {
-    this.retries.close();
+    this.stopSweeping();
     this.queues.clear();
     this.receivers.clear();
   }
@@ -154,26 +152,38 @@ export class ReceiptOutbox {
     receipt.sequenceNumber = connection.sendRequest((sequenceNumber) =>
       receiptPdu(receipt, sequenceNumber, this.now()),
     );
+    receipt.sentAtMs = this.now();
     connection.awaitingAck.set(receipt.sequenceNumber, receipt);
-    this.retries.schedule(
-      { receipt, attempt: receipt.attempts },
-      this.now() + this.retryIntervalMs,
+    this.connectionsAwaiting.add(connection);
+    this.sweepTimer ??= setInterval(
+      () => this.sweep(),
+      Math.max(5, Math.min(1000, this.retryIntervalMs / 4)),
     );
   }
 
-  private retry(checks: RetryCheck[]): void {
+  /** Puts receipts unanswered for retryIntervalMs back at the front of their queues. */
+  private sweep(): void {
+    const overdueBefore = this.now() - this.retryIntervalMs;
     const touched = new Set<string>();
-    for (const { receipt, attempt } of checks) {
-      const connection = receipt.connection;
-      // Acknowledged, or already sent again since this check was set: nothing to do.
-      if (connection === null || receipt.attempts !== attempt) continue;
-      connection.awaitingAck.delete(receipt.sequenceNumber);
-      receipt.connection = null;
-      this.queueOf(receipt.systemId).unshift(receipt);
-      this.stats.receiptsQueued += 1;
-      touched.add(receipt.systemId);
+    for (const connection of this.connectionsAwaiting) {
+      for (const [sequenceNumber, receipt] of connection.awaitingAck) {
+        if (receipt.sentAtMs > overdueBefore) continue;
+        connection.awaitingAck.delete(sequenceNumber);
+        receipt.connection = null;
+        this.queueOf(receipt.systemId).unshift(receipt);
+        this.stats.receiptsQueued += 1;
+        touched.add(receipt.systemId);
+      }
+      if (connection.awaitingAck.size === 0) this.connectionsAwaiting.delete(connection);
     }
     for (const systemId of touched) this.pump(systemId);
+    if (this.connectionsAwaiting.size === 0) this.stopSweeping();
+  }
+
+  private stopSweeping(): void {
+    if (this.sweepTimer !== null) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+    this.connectionsAwaiting.clear();
   }
 
   private queueOf(systemId: string): ReceiptQueue {

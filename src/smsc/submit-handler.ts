@@ -123,6 +123,7 @@ export class SubmitHandler {
       attempts: 0,
       connection: null,
       sequenceNumber: 0,
+      sentAtMs: 0,
     };
     if (this.options.receiptBeforeResponse) {
       // The response waits for the receipt's deliver_sm_resp, or one retry interval at most.
