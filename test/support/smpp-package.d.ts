@@ -1,7 +1,10 @@
 // Types for the parts of the npm `smpp` package (0.5.1, a devDependency) that Nok's tests and
-// benches use: its PDU codec, as a foreign implementation to check ours against and to measure
-// ours by (docs/adr/0010-own-smpp-codec.md). It ships no types of its own.
+// benches use: its PDU codec and its server, as a foreign implementation to check ours against
+// and to measure ours by (docs/adr/0010-own-smpp-codec.md). It ships no types of its own.
 declare module 'smpp' {
+  import type { EventEmitter } from 'node:events';
+  import type { Server as NetServer, Socket } from 'node:net';
+
   namespace smpp {
     /** Fields by their SMPP 3.4 names (snake_case), TLVs by tag name, header fields included. */
     type PduFields = Record<string, unknown>;
@@ -20,7 +23,23 @@ declare module 'smpp' {
       /** false when the buffer holds less than one whole PDU. */
       static fromBuffer(buffer: Buffer): PDU | false;
       static maxLength: number;
+      /** The response to this request, same sequence_number (generic_nack for an unknown one). */
+      response(fields?: PduFields): PDU;
     }
+
+    /** One SMPP connection; emits 'pdu' and each command's name with the decoded PDU. */
+    class Session extends EventEmitter {
+      readonly socket: Socket;
+      send(pdu: PDU): boolean;
+      close(): void;
+      destroy(): void;
+    }
+
+    class Server extends NetServer {
+      readonly sessions: Session[];
+    }
+
+    function createServer(listener: (session: Session) => void): Server;
   }
   export = smpp;
 }
