@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { encodeMessageText } from '../../src/carriers/smpp/message-text.js';
+import { TlvTag, type DeliverSmPdu } from '../../src/carriers/smpp/pdu.js';
+import { receiptOf } from '../../src/carriers/smpp/receipt-of.js';
+import { findTlv, readCStringTlv, readIntegerTlv } from '../../src/carriers/smpp/tlv.js';
+import { startSmsc, type RunningSmsc } from '../../src/smsc/start-smsc.js';
+import type { SmscOptions } from '../../src/smsc/smsc-options.js';
+import { RawSmppClient } from './raw-smpp-client.js';
+
+const RECEIPT_TEXT =
+  /^id:(\w+) sub:001 dlvrd:001 submit date:\d{10} done date:\d{10} stat:DELIVRD err:000 text:(.*)$/;
+
+describe('SMSC simulator: receipts', () => {
+  let smsc: RunningSmsc | undefined;
+  const clients: RawSmppClient[] = [];
+
+  async function start(options: SmscOptions = {}): Promise<RunningSmsc> {
+    smsc = await startSmsc({ firstMessageId: 0xabc0, ...options });
+    return smsc;
+  }
+
+  async function bound(mode?: 'transmitter' | 'receiver' | 'transceiver', systemId?: string) {
+    const c = await RawSmppClient.bound(smsc!.port, mode, systemId, systemId);
+    clients.push(c);
+    return c;
+  }
+
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await smsc?.close();
+    smsc = undefined;
+  });
+
+  it('sends a deliver_sm receipt with both TLVs and the Appendix B text', async () => {
+    await start();
+    const c = await bound();
+    const response = await c.submit({
+      destinationAddr: '66812345678',
+      shortMessage: Buffer.from('Hello from Nok, a receipt test'),
+    });
+    assert.equal(response.messageId, 'abc0');
+    const [receipt] = await c.receipts(1);
+    assert.equal(receipt!.esmClass, 0x04);
+    assert.equal(receipt!.sourceAddr, '66812345678');
+    assert.equal(receipt!.destinationAddr, 'NOK');
+    assert.equal(readCStringTlv(findTlv(receipt!.tlvs, TlvTag.receipted_message_id)!), 'abc0');
+    assert.equal(readIntegerTlv(findTlv(receipt!.tlvs, TlvTag.message_state)!), 2);
+    const text = RECEIPT_TEXT.exec(receipt!.shortMessage.toString('latin1'));
+    assert.deepEqual(text?.slice(1), ['abc0', 'Hello from Nok, a re']);
+    assert.deepEqual(
+      receiptOf(receipt!) && [receiptOf(receipt!)!.messageId, receiptOf(receipt!)!.stat],
+      ['abc0', 'DELIVRD'],
+    );
+  });
+
+  it('gives decimal message ids when asked', async () => {
+    await start({ messageIdFormat: 'decimal', firstMessageId: 900 });
+    const c = await bound();
+    assert.equal((await c.submit({ destinationAddr: '66812345678' })).messageId, '900');
+    assert.equal((await c.submit({ destinationAddr: '66812345679' })).messageId, '901');
+    const receipts = await c.receipts(2);
+    assert.deepEqual(
+      receipts.map((r) => receiptOf(r)!.messageId),
+      ['900', '901'],
+    );
+  });
+
+  it('sends no receipt when registered_delivery does not ask, and on failure only when asked so', async () => {
+    await start({ failedRatio: 0.5, seed: 3 });
+    const c = await bound();
+    const numbers = Array.from({ length: 40 }, (_, i) => String(66_800_000_000 + i));
+    await Promise.all(numbers.map((n) => c.submit({ destinationAddr: n, registeredDelivery: 0 })));
+    const onFailure = await Promise.all(
+      numbers.map((n) => c.submit({ destinationAddr: n, registeredDelivery: 2 })),
+    );
+    const failed = smsc!.stats.receiptsSent.UNDELIV;
+    assert.ok(failed > 5 && failed < 35, `${failed} of 40`);
+    const receipts = await c.receipts(failed);
+    const ids = new Set(onFailure.map((r) => r.messageId));
+    assert.ok(
+      receipts.every((r) => ids.has(receiptOf(r)!.messageId) && receiptOf(r)!.stat === 'UNDELIV'),
+    );
+    assert.equal(smsc!.stats.receiptsSent.DELIVRD, 0);
+  });
+
+  it('sends receipts to a receiver bind of the same system_id, not to another system_id', async () => {
+    await start({
+      accounts: [
+        { systemId: 'a', password: 'a' },
+        { systemId: 'b', password: 'b' },
+      ],
+    });
+    const otherReceiver = await bound('receiver', 'b');
+    const transmitter = await bound('transmitter', 'a');
+    const receiver = await bound('receiver', 'a');
+    const response = await transmitter.submit({ destinationAddr: '66812345678' });
+    const [receipt] = await receiver.receipts(1);
+    assert.equal(receiptOf(receipt!)!.messageId, response.messageId);
+    assert.equal(transmitter.received.filter((p) => p.command === 'deliver_sm').length, 0);
+    assert.equal(otherReceiver.received.filter((p) => p.command === 'deliver_sm').length, 0);
+  });
+
+  it('keeps receipts queued while no receiver is bound and sends them when one binds', async () => {
+    await start();
+    const transmitter = await bound('transmitter');
+    const ids = await Promise.all(
+      ['66811111111', '66822222222', '66833333333'].map(
+        async (n) => (await transmitter.submit({ destinationAddr: n })).messageId,
+      ),
+    );
+    assert.equal(smsc!.stats.receiptsQueued, 3);
+    const receiver = await bound('receiver');
+    const receipts = await receiver.receipts(3);
+    assert.deepEqual(
+      receipts.map((r) => receiptOf(r)!.messageId),
+      ids,
+    );
+    assert.equal(smsc!.stats.receiptsQueued, 0);
+  });
+
+  it('sends a receipt again when its deliver_sm_resp does not come, up to receiptMaxAttempts', async () => {
+    let droppedLogged: (fields: object) => void = () => {};
+    const dropped = new Promise<object>((resolve) => (droppedLogged = resolve));
+    const logger = {
+      info: () => {},
+      warn: (fields: object, message: string) => {
+        if (message.startsWith('receipt dropped')) droppedLogged(fields);
+      },
+    };
+    await start({ receiptRetryIntervalMs: 20, receiptMaxAttempts: 3, logger });
+    const c = await bound();
+    c.autoAck = false;
+    const { messageId } = await c.submit({ destinationAddr: '66812345678' });
+    const receipts = await c.receipts(3);
+    assert.deepEqual(
+      receipts.map((r) => receiptOf(r)!.messageId),
+      [messageId, messageId, messageId],
+    );
+    assert.equal(new Set(receipts.map((r) => r.sequenceNumber)).size, 3);
+    assert.deepEqual(await dropped, { systemId: 'nok', messageId, attempts: 3 });
+    assert.equal(smsc!.stats.receiptsDropped, 1);
+    assert.equal(smsc!.stats.receiptsResent, 2);
+  });
+
+  it('sends a receipt again on another bind when its receiver goes away unacknowledged', async () => {
+    await start();
+    const transmitter = await bound('transmitter');
+    const silent = await bound('receiver');
+    silent.autoAck = false;
+    const { messageId } = await transmitter.submit({ destinationAddr: '66812345678' });
+    await silent.receipts(1);
+    await silent.close();
+    const receiver = await bound('receiver');
+    const [receipt] = await receiver.receipts(1);
+    assert.equal(receiptOf(receipt!)!.messageId, messageId);
+    assert.equal(smsc!.stats.receiptsResent, 1);
+  });
+
+  it('sends the receipt before the submit_sm_resp when receiptBeforeResponse is on', async () => {
+    await start({ receiptBeforeResponse: true });
+    const c = await bound();
+    const response = await c.submit({ destinationAddr: '66812345678' });
+    const receiptAt = c.received.findIndex((p) => p.command === 'deliver_sm');
+    const responseAt = c.received.findIndex((p) => p.command === 'submit_sm_resp');
+    assert.ok(
+      receiptAt >= 0 && receiptAt < responseAt,
+      `receipt at ${receiptAt}, response at ${responseAt}`,
+    );
+    assert.equal(receiptOf(c.received[receiptAt] as DeliverSmPdu)!.messageId, response.messageId);
+  });
+
+  it('quotes the decoded text of a UCS-2 part with its UDH removed', async () => {
+    await start();
+    const c = await bound();
+    const encoded = encodeMessageText('Größe '.repeat(20), 7); // part 2 starts at unit 67, in 'Größe'
+    await c.submit({
+      destinationAddr: '66812345678',
+      dataCoding: encoded.dataCoding,
+      esmClass: encoded.esmClass,
+      shortMessage: encoded.parts[1]!,
+    });
+    const [receipt] = await c.receipts(1);
+    assert.match(receipt!.shortMessage.toString('latin1'), /text:r\?\?e Gr\?\?e Gr\?\?e Gr\?$/);
+  });
+});
