@@ -11,7 +11,7 @@ export interface Figure {
   readonly value: number;
   /** For a latency: its p50, shown before the p99. */
   readonly p50?: number;
-  readonly unit: 's' | 'ms' | 'MB' | 'req/s' | 'rows' | 'rows/s';
+  readonly unit: 's' | 'ms' | 'MB' | 'req/s' | 'rows' | 'rows/s' | 'PDUs/s';
   /** Upper bound to meet (lower is better), or for req/s a floor. */
   readonly target?: string;
   readonly met?: boolean;

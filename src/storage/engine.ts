@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { DeliveryStore } from '../domain/delivery/delivery-store.js';
 import type { Migration } from './migration.js';
 import type { Tables } from './schema.js';
 
@@ -43,6 +44,8 @@ export interface EngineOps {
 export interface Database {
   readonly db: Kysely<Tables>;
   readonly engine: EngineOps;
+  /** Delivery's hot path: engine twins over the driver, not Kysely (delivery-store.ts). */
+  readonly delivery: DeliveryStore;
   close(): Promise<void>;
 }
 

@@ -16,6 +16,9 @@ export interface Tables {
   message_counts: MessageCountsTable;
   recipients: RecipientsTable;
   idempotency_keys: IdempotencyKeysTable;
+  dispatch_chunks: DispatchChunksTable;
+  submissions: SubmissionsTable;
+  orphan_receipts: OrphanReceiptsTable;
   nok_migrations: MigrationsTable;
 }
 
@@ -121,6 +124,10 @@ export interface MessagesTable {
   cost: number;
   /** Recipient rows exist for seq <= materialised_upto. */
   materialised_upto: number;
+  /** Seqs up to this one have been handed to dispatch chunks. */
+  dispatch_upto: Generated<number>;
+  /** 1 once a carrier accepted a part of this message. */
+  any_accepted: Generated<number>;
 }
 
 export interface MessageRecipientListsTable {
@@ -147,6 +154,38 @@ export interface RecipientsTable {
   attempts: number;
   error: string | null;
   updated_at: number;
+  /** Bit mask of the parts a carrier accepted. */
+  parts_accepted: Generated<number>;
+  /** Bit mask of the parts reported delivered. */
+  parts_delivered: Generated<number>;
+  next_attempt_at: Generated<number>;
+  first_attempt_at: number | null;
+}
+
+export interface DispatchChunksTable {
+  message_id: number;
+  first_seq: number;
+  last_seq: number;
+  due_at: number;
+  lease_owner: string | null;
+  lease_expires_at: number;
+}
+
+export interface SubmissionsTable {
+  carrier: string;
+  smsc_id: string;
+  message_id: number;
+  seq: number;
+  part: number;
+  submitted_at: number;
+}
+
+export interface OrphanReceiptsTable {
+  carrier: string;
+  smsc_id: string;
+  outcome: string;
+  error: string | null;
+  received_at: number;
 }
 
 export interface IdempotencyKeysTable {

@@ -192,7 +192,8 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
           type: 'object',
           properties: {
             limit: { type: 'integer', minimum: 1, maximum: 50, default: 50 },
-            after: { type: 'integer', minimum: 0 },
+            // Bounded so that a cursor, plus a page, stays an integer both engines accept.
+            after: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
             status: { type: 'string', enum: [...RECIPIENT_STATUSES] },
             search: {
               type: 'string',

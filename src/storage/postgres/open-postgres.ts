@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { Database, EngineOps, NewRecipientRow, OpenDatabaseOptions } from '../engine.js';
 import type { Tables } from '../schema.js';
+import { postgresDeliveryStore } from './delivery-store.js';
 import { postgresMigrations } from './migrations.js';
 
 const INT8_OID = 20;
@@ -74,7 +75,7 @@ export function openPostgres(url: string, options: OpenDatabaseOptions = {}): Da
       insertChunk(pool, messageId, fromSeq, toSeq, rows, nowMs),
   };
 
-  return { db, engine, close: () => db.destroy() };
+  return { db, engine, delivery: postgresDeliveryStore(pool), close: () => db.destroy() };
 }
 
 /**

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 import type { Database, EngineOps } from '../engine.js';
+import { sqliteDeliveryStore } from './delivery-store.js';
 import { insertRecipientChunkInSlices } from './insert-recipient-chunk.js';
 import type { Tables } from '../schema.js';
 import { sqliteMigrations } from './migrations.js';
@@ -69,7 +70,8 @@ export function openSqlite(path: string): Database {
       insertRecipientChunkInSlices(raw, withConnection, messageId, fromSeq, toSeq, rows, nowMs),
   };
 
-  return { db, engine, close: () => db.destroy() };
+  const delivery = sqliteDeliveryStore(raw, withConnection);
+  return { db, engine, delivery, close: () => db.destroy() };
 }
 
 const STATEMENT_CACHE_SIZE = 256;

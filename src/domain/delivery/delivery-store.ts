@@ -1,0 +1,126 @@
+import type { RecipientStatus } from '../statuses.js';
+
+/** A recipient a dispatcher may submit: pending, due, with parts the carrier has not accepted. */
+export interface DispatchRecipient {
+  readonly seq: number;
+  readonly msisdn: string;
+  /** Bit mask of the parts a carrier already accepted; those are not submitted again. */
+  readonly partsAccepted: number;
+  /** When its first transient failure happened; the retry window counts from there. */
+  readonly firstAttemptAt: number | null;
+}
+
+/** A range of one message's recipients, leased to one dispatcher. */
+export interface DispatchChunk {
+  readonly messageId: number;
+  readonly firstSeq: number;
+  readonly lastSeq: number;
+  readonly sender: string;
+  readonly content: string;
+  readonly parts: number;
+  readonly recipients: readonly DispatchRecipient[];
+}
+
+/** Final statuses a submit or a receipt can give a recipient. */
+export type DeliveryStatus = Extract<
+  RecipientStatus,
+  'success' | 'failed' | 'invalid' | 'expired' | 'timeout'
+>;
+
+/** What became of one part's submit, as the dispatcher records it. */
+export type PartOutcome =
+  | {
+      readonly kind: 'accepted';
+      readonly messageId: number;
+      readonly seq: number;
+      readonly part: number;
+      readonly carrier: string;
+      readonly smscId: string;
+    }
+  | {
+      /** Not submitted, or refused for now: held back until `nextAttemptAt`. */
+      readonly kind: 'retry';
+      readonly messageId: number;
+      readonly seq: number;
+      readonly nextAttemptAt: number;
+      readonly error: string;
+    }
+  | {
+      readonly kind: 'final';
+      readonly messageId: number;
+      readonly seq: number;
+      readonly status: Exclude<DeliveryStatus, 'success'>;
+      readonly error: string;
+    };
+
+/** A receipt as it came from a carrier. */
+export interface ReceiptReport {
+  readonly carrier: string;
+  /** The SMSC's message id as the receipt gave it. */
+  readonly smscId: string;
+  /** Final outcome of the part; null for an intermediate state (ENROUTE, ACCEPTD). */
+  readonly outcome: Extract<DeliveryStatus, 'success' | 'failed' | 'expired'> | null;
+  readonly error: string | null;
+}
+
+/**
+ * Storage of delivery: leases of dispatch chunks, submit outcomes, receipts and their matching,
+ * and the counters that move with each status change, each call one transaction. Engine twins
+ * implement it (storage/sqlite/delivery-store.ts, storage/postgres/delivery-store.ts).
+ */
+export interface DeliveryStore {
+  /**
+   * Leases the next chunk with due work to `owner` until `nowMs + leaseMs`: a chunk whose lease
+   * ran out or whose retries are due, else a new chunk carved from the pending message that has
+   * been dispatched least (so a one-number send never waits behind a campaign). Null when there
+   * is nothing to do.
+   */
+  claimChunk(input: {
+    owner: string;
+    nowMs: number;
+    leaseMs: number;
+    chunkSize: number;
+  }): Promise<DispatchChunk | null>;
+  /** Records submit outcomes; a recipient already final is left as it is. */
+  recordOutcomes(outcomes: readonly PartOutcome[], nowMs: number): Promise<void>;
+  /** Extends the lease of chunks `owner` holds. */
+  renewLeases(owner: string, chunks: readonly ChunkKey[], untilMs: number): Promise<void>;
+  /**
+   * Gives a chunk back: deleted when none of its recipients still awaits a submit (and then the
+   * message is finished when it was its last chunk), else due again at its next retry.
+   */
+  releaseChunk(owner: string, chunk: ChunkKey, nowMs: number): Promise<void>;
+  /**
+   * Applies receipts to their recipients; a receipt whose submission is not stored yet is kept
+   * as an orphan and matched by `sweep`. Durable when the promise resolves.
+   */
+  applyReceipts(receipts: readonly ReceiptReport[], nowMs: number): Promise<void>;
+  /**
+   * Matches orphan receipts, drops those older than `orphanMaxAgeMs`, and gives `timeout` to
+   * recipients whose accepted part has had no receipt since `nowMs - receiptWindowMs`.
+   * Returns how many recipients timed out.
+   */
+  sweep(input: { nowMs: number; receiptWindowMs: number; orphanMaxAgeMs: number }): Promise<number>;
+}
+
+export interface ChunkKey {
+  readonly messageId: number;
+  readonly firstSeq: number;
+}
+
+/** Ids an SMSC may use for one message: as given, and its hex or decimal twin (no leading 0s). */
+export function smscIdForms(id: string): string[] {
+  const given = normaliseSmscId(id);
+  const forms = [given];
+  if (/^[0-9]+$/.test(given) && given.length <= 20) forms.push(BigInt(given).toString(16));
+  if (/^[0-9a-f]+$/.test(given) && given.length <= 16)
+    forms.push(BigInt(`0x${given}`).toString(10));
+  return [...new Set(forms)];
+}
+
+/** The form a submission is stored under: lower case, leading zeros dropped. */
+export function normaliseSmscId(id: string): string {
+  const lower = id.trim().toLowerCase();
+  const stripped = lower.replace(/^0+(?=.)/, '');
+  return stripped;
+}

@@ -1,0 +1,329 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import {
+  smscIdForms,
+  normaliseSmscId,
+  type DeliveryStore,
+  type DispatchChunk,
+  type DispatchRecipient,
+  type PartOutcome,
+  type ReceiptReport,
+} from '../../domain/delivery/delivery-store.js';
+import { CountDeltas } from '../count-deltas.js';
+
+type Run = <T>(work: () => T) => Promise<T>;
+
+/**
+ * The delivery store on SQLite: prepared statements on the process's one connection, each call
+ * one IMMEDIATE transaction under the Kysely connection mutex (`run`), so it never interleaves
+ * with a Kysely transaction. SQLite has a single writer: a claim cannot race another claim.
+ */
+export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): DeliveryStore {
+  // Prepared on first use: the store is opened before the migrations create its tables.
+  let statements: Statements | undefined;
+  const st = () => (statements ??= prepare(raw));
+  const partsOf = new Map<number, number>();
+  const fullMask = (messageId: number) => {
+    let parts = partsOf.get(messageId);
+    if (parts === undefined) {
+      parts = (st().messageParts.get(messageId) as { parts: number } | undefined)?.parts ?? 1;
+      partsOf.set(messageId, parts);
+    }
+    return 2 ** parts - 1;
+  };
+  const applyCounts = (deltas: CountDeltas) => {
+    for (const entry of deltas.entries()) st().addCount.run(entry);
+  };
+  const immediate = <T>(work: () => T): Promise<T> => run(() => raw.transaction(work).immediate());
+
+  return {
+    claimChunk: ({ owner, nowMs, leaseMs, chunkSize }) =>
+      immediate(() => {
+        const until = nowMs + leaseMs;
+        let chunk = st().dueChunk.get(nowMs, nowMs) as ChunkRow | undefined;
+        if (chunk) {
+          st().leaseChunk.run(owner, until, chunk.message_id, chunk.first_seq);
+        } else {
+          const message = st().dispatchable.get() as
+            { id: number; dispatch_upto: number; materialised_upto: number } | undefined;
+          if (!message) return null;
+          const last = Math.min(message.materialised_upto, message.dispatch_upto + chunkSize);
+          chunk = { message_id: message.id, first_seq: message.dispatch_upto, last_seq: last };
+          st().insertChunk.run(message.id, message.dispatch_upto, last, nowMs, owner, until);
+          st().advanceDispatch.run(last, message.id);
+        }
+        return loadChunk(chunk, nowMs);
+      }),
+
+    recordOutcomes: (outcomes, nowMs) =>
+      immediate(() => {
+        const counts = new CountDeltas();
+        for (const outcome of outcomes) recordOne(outcome, nowMs, counts);
+        applyCounts(counts);
+      }),
+
+    renewLeases: (owner, chunks, untilMs) =>
+      immediate(() => {
+        for (const chunk of chunks) st().renew.run(untilMs, chunk.messageId, chunk.firstSeq, owner);
+      }),
+
+    releaseChunk: (owner, { messageId, firstSeq }, nowMs) =>
+      immediate(() => {
+        const chunk = st().ownChunk.get(messageId, firstSeq, owner) as ChunkRow | undefined;
+        if (!chunk) return;
+        const next = st().nextDue.get(messageId, firstSeq, chunk.last_seq, fullMask(messageId)) as {
+          due: number | null;
+        };
+        if (next.due !== null) {
+          st().reschedule.run(next.due, messageId, firstSeq);
+          return;
+        }
+        st().deleteChunk.run(messageId, firstSeq);
+        if (st().anyChunk.get(messageId)) return;
+        st().finishMessage.run(nowMs, nowMs, messageId);
+      }),
+
+    applyReceipts: (receipts, nowMs) =>
+      immediate(() => {
+        const counts = new CountDeltas();
+        for (const receipt of receipts) applyReceipt(receipt, nowMs, counts);
+        applyCounts(counts);
+      }),
+
+    sweep: ({ nowMs, receiptWindowMs, orphanMaxAgeMs }) =>
+      immediate(() => {
+        const counts = new CountDeltas();
+        for (const orphan of st().orphans.all() as OrphanRow[]) {
+          const matched = applyReceipt(
+            {
+              carrier: orphan.carrier,
+              smscId: orphan.smsc_id,
+              outcome: orphan.outcome === 'pending' ? null : (orphan.outcome as never),
+              error: orphan.error,
+            },
+            nowMs,
+            counts,
+            false,
+          );
+          if (matched || orphan.received_at < nowMs - orphanMaxAgeMs)
+            st().deleteOrphan.run(orphan.carrier, orphan.smsc_id);
+        }
+        let timedOut = 0;
+        for (const sub of st().overdue.all(nowMs - receiptWindowMs) as SubmissionRow[]) {
+          st().deleteSubmission.run(sub.carrier, sub.smsc_id);
+          if (st().finalise.run('timeout', 'no receipt', nowMs, sub.message_id, sub.seq).changes) {
+            counts.move(sub.message_id, 'pending', 'timeout');
+            timedOut++;
+          }
+        }
+        applyCounts(counts);
+        return timedOut;
+      }),
+  };
+
+  function loadChunk(chunk: ChunkRow, nowMs: number): DispatchChunk {
+    const message = st().messageForDispatch.get(chunk.message_id) as {
+      sender: string;
+      content: string;
+      parts: number;
+    };
+    partsOf.set(chunk.message_id, message.parts);
+    const full = 2 ** message.parts - 1;
+    const rows = st().dueRecipients.all(
+      chunk.message_id,
+      chunk.first_seq,
+      chunk.last_seq,
+      nowMs,
+      full,
+    ) as { seq: number; msisdn: string; parts_accepted: number; first_attempt_at: number | null }[];
+    return {
+      messageId: chunk.message_id,
+      firstSeq: chunk.first_seq,
+      lastSeq: chunk.last_seq,
+      sender: message.sender,
+      content: message.content,
+      parts: message.parts,
+      recipients: rows.map((row): DispatchRecipient => ({
+        seq: row.seq,
+        msisdn: row.msisdn,
+        partsAccepted: row.parts_accepted,
+        firstAttemptAt: row.first_attempt_at,
+      })),
+    };
+  }
+
+  function recordOne(outcome: PartOutcome, nowMs: number, counts: CountDeltas): void {
+    const { messageId, seq } = outcome;
+    if (outcome.kind === 'accepted') {
+      st().insertSubmission.run(
+        outcome.carrier,
+        normaliseSmscId(outcome.smscId),
+        messageId,
+        seq,
+        outcome.part,
+        nowMs,
+      );
+      st().acceptPart.run(2 ** outcome.part, messageId, seq);
+      st().markAccepted.run(messageId);
+    } else if (outcome.kind === 'retry') {
+      st().holdBack.run(outcome.nextAttemptAt, nowMs, outcome.error, messageId, seq);
+    } else if (st().finalise.run(outcome.status, outcome.error, nowMs, messageId, seq).changes) {
+      counts.move(messageId, 'pending', outcome.status);
+    }
+  }
+
+  /** Returns whether the receipt found its submission; if not, it is kept as an orphan. */
+  function applyReceipt(
+    receipt: ReceiptReport,
+    nowMs: number,
+    counts: CountDeltas,
+    keepOrphan = true,
+  ): boolean {
+    // An intermediate state (ENROUTE, ACCEPTD) changes nothing; the final receipt follows.
+    if (receipt.outcome === null) return true;
+    let sub: SubmissionRow | undefined;
+    for (const id of smscIdForms(receipt.smscId)) {
+      sub = st().submission.get(receipt.carrier, id) as SubmissionRow | undefined;
+      if (sub) break;
+    }
+    if (!sub) {
+      if (keepOrphan) {
+        st().insertOrphan.run(
+          receipt.carrier,
+          normaliseSmscId(receipt.smscId),
+          receipt.outcome ?? 'pending',
+          receipt.error,
+          nowMs,
+        );
+      }
+      return false;
+    }
+    st().deleteSubmission.run(sub.carrier, sub.smsc_id);
+    if (receipt.outcome === 'success') {
+      const full = fullMask(sub.message_id);
+      const row = st().deliverPart.get({
+        bit: 2 ** sub.part,
+        full,
+        now: nowMs,
+        messageId: sub.message_id,
+        seq: sub.seq,
+      }) as { status: string } | undefined;
+      if (row?.status === 'success') counts.move(sub.message_id, 'pending', 'success');
+    } else if (
+      st().finalise.run(receipt.outcome, receipt.error, nowMs, sub.message_id, sub.seq).changes
+    ) {
+      counts.move(sub.message_id, 'pending', receipt.outcome);
+    }
+    return true;
+  }
+}
+
+interface ChunkRow {
+  message_id: number;
+  first_seq: number;
+  last_seq: number;
+}
+
+interface SubmissionRow {
+  carrier: string;
+  smsc_id: string;
+  message_id: number;
+  seq: number;
+  part: number;
+}
+
+interface OrphanRow {
+  carrier: string;
+  smsc_id: string;
+  outcome: string;
+  error: string | null;
+  received_at: number;
+}
+
+type Statements = ReturnType<typeof prepare>;
+
+function prepare(raw: BetterSqlite3.Database) {
+  return {
+    // Leased chunks whose lease ran out, or whose retries are due; first seqs first, so every
+    // message's early chunks go before anyone's later ones.
+    dueChunk: raw.prepare(`
+      SELECT c.message_id, c.first_seq, c.last_seq FROM dispatch_chunks c
+      JOIN messages m ON m.id = c.message_id
+      WHERE c.due_at <= ? AND c.lease_expires_at <= ? AND m.status = 'pending'
+      ORDER BY c.first_seq, c.message_id LIMIT 1`),
+    leaseChunk: raw.prepare(
+      'UPDATE dispatch_chunks SET lease_owner = ?, lease_expires_at = ? WHERE message_id = ? AND first_seq = ?',
+    ),
+    dispatchable: raw.prepare(`
+      SELECT id, dispatch_upto, materialised_upto FROM messages
+      WHERE status = 'pending' AND dispatch_upto < recipient_total AND dispatch_upto < materialised_upto
+      ORDER BY dispatch_upto, id LIMIT 1`),
+    insertChunk: raw.prepare(
+      'INSERT INTO dispatch_chunks (message_id, first_seq, last_seq, due_at, lease_owner, lease_expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    advanceDispatch: raw.prepare('UPDATE messages SET dispatch_upto = ? WHERE id = ?'),
+    messageForDispatch: raw.prepare('SELECT sender, content, parts FROM messages WHERE id = ?'),
+    messageParts: raw.prepare('SELECT parts FROM messages WHERE id = ?'),
+    dueRecipients: raw.prepare(`
+      SELECT seq, msisdn, parts_accepted, first_attempt_at FROM recipients
+      WHERE message_id = ? AND seq > ? AND seq <= ? AND status = 'pending'
+        AND next_attempt_at <= ? AND parts_accepted <> ?
+      ORDER BY seq`),
+    insertSubmission: raw.prepare(
+      'INSERT OR REPLACE INTO submissions (carrier, smsc_id, message_id, seq, part, submitted_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    acceptPart: raw.prepare(
+      'UPDATE recipients SET parts_accepted = parts_accepted | ?, attempts = attempts + 1 WHERE message_id = ? AND seq = ?',
+    ),
+    markAccepted: raw.prepare(
+      'UPDATE messages SET any_accepted = 1 WHERE id = ? AND any_accepted = 0',
+    ),
+    holdBack: raw.prepare(`
+      UPDATE recipients SET next_attempt_at = ?, first_attempt_at = coalesce(first_attempt_at, ?),
+        error = ?, attempts = attempts + 1
+      WHERE message_id = ? AND seq = ? AND status = 'pending'`),
+    finalise: raw.prepare(`
+      UPDATE recipients SET status = ?, error = ?, updated_at = ?
+      WHERE message_id = ? AND seq = ? AND status = 'pending'`),
+    deliverPart: raw.prepare(`
+      UPDATE recipients SET parts_delivered = parts_delivered | @bit,
+        status = CASE WHEN (parts_delivered | @bit) = @full THEN 'success' ELSE status END,
+        updated_at = CASE WHEN (parts_delivered | @bit) = @full THEN @now ELSE updated_at END
+      WHERE message_id = @messageId AND seq = @seq AND status = 'pending'
+      RETURNING status`),
+    addCount: raw.prepare(`
+      INSERT INTO message_counts (message_id, status, count) VALUES (@messageId, @status, @delta)
+      ON CONFLICT (message_id, status) DO UPDATE SET count = count + @delta`),
+    renew: raw.prepare(
+      'UPDATE dispatch_chunks SET lease_expires_at = ? WHERE message_id = ? AND first_seq = ? AND lease_owner = ?',
+    ),
+    ownChunk: raw.prepare(
+      'SELECT message_id, first_seq, last_seq FROM dispatch_chunks WHERE message_id = ? AND first_seq = ? AND lease_owner = ?',
+    ),
+    nextDue: raw.prepare(`
+      SELECT min(next_attempt_at) AS due FROM recipients
+      WHERE message_id = ? AND seq > ? AND seq <= ? AND status = 'pending' AND parts_accepted <> ?`),
+    reschedule: raw.prepare(
+      'UPDATE dispatch_chunks SET due_at = ?, lease_owner = NULL, lease_expires_at = 0 WHERE message_id = ? AND first_seq = ?',
+    ),
+    deleteChunk: raw.prepare('DELETE FROM dispatch_chunks WHERE message_id = ? AND first_seq = ?'),
+    anyChunk: raw.prepare('SELECT 1 FROM dispatch_chunks WHERE message_id = ? LIMIT 1'),
+    finishMessage: raw.prepare(`
+      UPDATE messages SET status = CASE WHEN any_accepted = 1 THEN 'sent' ELSE 'failed' END,
+        completed_at = ?, updated_at = ?
+      WHERE id = ? AND status = 'pending' AND dispatch_upto = recipient_total`),
+    submission: raw.prepare(
+      'SELECT carrier, smsc_id, message_id, seq, part FROM submissions WHERE carrier = ? AND smsc_id = ?',
+    ),
+    deleteSubmission: raw.prepare('DELETE FROM submissions WHERE carrier = ? AND smsc_id = ?'),
+    insertOrphan: raw.prepare(
+      'INSERT OR REPLACE INTO orphan_receipts (carrier, smsc_id, outcome, error, received_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+    orphans: raw.prepare(
+      'SELECT carrier, smsc_id, outcome, error, received_at FROM orphan_receipts LIMIT 5000',
+    ),
+    deleteOrphan: raw.prepare('DELETE FROM orphan_receipts WHERE carrier = ? AND smsc_id = ?'),
+    overdue: raw.prepare(
+      'SELECT carrier, smsc_id, message_id, seq, part FROM submissions WHERE submitted_at < ? ORDER BY submitted_at LIMIT 5000',
+    ),
+  };
+}

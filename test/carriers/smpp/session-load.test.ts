@@ -1,0 +1,100 @@
+// Behaviour under load, not speed: the figures live in bench/. Margins are wide on purpose.
+import assert from 'node:assert/strict';
+import { Socket } from 'node:net';
+import { describe, it } from 'node:test';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { encodePdus } from '../../../src/carriers/smpp/encode-pdu.js';
+import type { DeliverSmPdu } from '../../../src/carriers/smpp/pdu.js';
+import { shortMessageFields } from '../../../src/carriers/smpp/short-message-fields.js';
+import { message, openSession, startSmsc } from './session-fixture.js';
+
+const BURST = 5_000;
+
+describe('SMPP session under load', () => {
+  it('completes a 5,000-submit burst in far fewer socket writes than PDUs', async (t) => {
+    const smsc = await startSmsc(t);
+    const session = await openSession(t, smsc, { windowSize: 100 });
+    const clientPort = smsc.connection.socket.remotePort;
+    let writes = 0;
+    const write = Socket.prototype.write;
+    // Count the writes of the session's socket only: the one whose local port the SMSC sees.
+    Socket.prototype.write = function (this: Socket, ...args: Parameters<Socket['write']>) {
+      if (this.localPort === clientPort) writes++;
+      return write.apply(this, args);
+    } as Socket['write'];
+    try {
+      const results = await Promise.all(
+        Array.from({ length: BURST }, (_, i) => session.submit(message(i))),
+      );
+      assert.equal(results.length, BURST);
+      assert.ok(results.every((result, i) => result.messageId === `m${i}`));
+    } finally {
+      Socket.prototype.write = write;
+    }
+    assert.equal(smsc.submitsReceived, BURST);
+    assert.ok(smsc.maxInFlight <= 100, `max in flight ${smsc.maxInFlight}`);
+    assert.ok(writes > 0 && writes <= BURST / 10, `${writes} writes for ${BURST} submits`);
+  });
+
+  it('keeps the event loop responsive while 5,000 PDUs arrive at once', async (t) => {
+    const smsc = await startSmsc(t);
+    let delivered = 0;
+    await openSession(t, smsc, {
+      onDeliver: () => {
+        delivered++;
+        return 0;
+      },
+    });
+    const burst = encodePdus(
+      Array.from({ length: BURST }, (_, i): DeliverSmPdu => ({
+        command: 'deliver_sm',
+        commandStatus: 0,
+        sequenceNumber: i + 1,
+        ...shortMessageFields({
+          sourceAddr: '66812000001',
+          destinationAddr: 'NOK',
+          esmClass: 0x04,
+          dataCoding: 0,
+          shortMessage: Buffer.from(`id:${i} sub:001 dlvrd:001 stat:DELIVRD err:000 text:`),
+        }),
+      })),
+    );
+    const lastAnswer = smsc.nextPdu(
+      (pdu) => pdu.command === 'deliver_sm_resp' && pdu.sequenceNumber === BURST,
+    );
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    smsc.connection.sendRaw(burst);
+    await lastAnswer;
+    delay.disable();
+    assert.equal(delivered, BURST);
+    const maxDelayMs = delay.max / 1e6;
+    assert.ok(maxDelayMs < 50, `event loop held for ${maxDelayMs.toFixed(1)} ms`);
+  });
+
+  it('takes no new submit while the socket is full, and sends it after drain', async (t) => {
+    const smsc = await startSmsc(t, { onSubmit: () => 'ignore' });
+    const session = await openSession(t, smsc, { windowSize: 100_000, responseTimeoutMs: 30_000 });
+    // ~12 MB in one turn, far more than the kernel takes while the SMSC reads nothing.
+    smsc.connection.socket.pause();
+    const flood = Array.from({ length: 40_000 }, (_, i) =>
+      session
+        .submit({ ...message(i), shortMessage: Buffer.alloc(254, 0x61) })
+        .catch(() => undefined),
+    );
+    await new Promise(setImmediate); // the turn's write has been made, and refused more
+    const late = session.submit(message(99_999)).catch(() => undefined);
+    assert.equal(session.inFlight, flood.length);
+    assert.equal(session.waiting, 1);
+
+    const lateArrives = smsc.nextPdu(
+      (pdu) => pdu.command === 'submit_sm' && pdu.destinationAddr === '66812099999',
+    );
+    smsc.connection.socket.resume();
+    await lateArrives;
+    assert.equal(session.waiting, 0);
+    assert.equal(session.inFlight, flood.length + 1);
+    session.destroy();
+    await Promise.all([...flood, late]);
+  });
+});
