@@ -27,12 +27,21 @@ declare module 'smpp' {
       response(fields?: PduFields): PDU;
     }
 
+    type ResponseCallback = (pdu: PDU) => void;
+
     /** One SMPP connection; emits 'pdu' and each command's name with the decoded PDU. */
     class Session extends EventEmitter {
       readonly socket: Socket;
-      send(pdu: PDU): boolean;
-      close(): void;
-      destroy(): void;
+      send(pdu: PDU, responseCallback?: ResponseCallback): boolean;
+      close(callback?: () => void): void;
+      destroy(callback?: () => void): void;
+      // One shortcut per command: builds the PDU from its fields and sends it.
+      bind_transmitter(fields: PduFields, responseCallback?: ResponseCallback): boolean;
+      bind_receiver(fields: PduFields, responseCallback?: ResponseCallback): boolean;
+      bind_transceiver(fields: PduFields, responseCallback?: ResponseCallback): boolean;
+      submit_sm(fields: PduFields, responseCallback?: ResponseCallback): boolean;
+      enquire_link(fields: PduFields, responseCallback?: ResponseCallback): boolean;
+      unbind(fields: PduFields, responseCallback?: ResponseCallback): boolean;
     }
 
     class Server extends NetServer {
@@ -40,6 +49,9 @@ declare module 'smpp' {
     }
 
     function createServer(listener: (session: Session) => void): Server;
+
+    /** A client session; `listener` runs once the TCP connection is up. */
+    function connect(options: { host: string; port: number }, listener?: () => void): Session;
   }
   export = smpp;
 }
