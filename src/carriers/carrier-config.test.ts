@@ -42,6 +42,7 @@ describe('carrier file', () => {
       submitsPerSecond: 1000,
       enquireLinkIntervalMs: 30_000,
       responseTimeoutMs: 10_000,
+      receiptWindowMs: 172_800_000,
       reconnect: { initialDelayMs: 1000, maxDelayMs: 30_000 },
       routing: { prefixes: [], priority: 0 },
     });
@@ -58,6 +59,7 @@ describe('carrier file', () => {
       submitsPerSecond: 250,
       enquireLinkIntervalMs: 5000,
       responseTimeoutMs: 2000,
+      receiptWindowMs: 60_000,
       reconnect: { initialDelayMs: 200, maxDelayMs: 5000 },
       routing: { prefixes: ['6681'], priority: 2 },
     };

@@ -28,6 +28,11 @@ export interface CarrierSettings {
   readonly enquireLinkIntervalMs: number;
   /** How long a request waits for its response before the bind is deemed broken. */
   readonly responseTimeoutMs: number;
+  /**
+   * An accepted part whose receipt has not come after this long gives its recipient `timeout`
+   * (a later receipt is then ignored). Carriers keep trying a handset for a day or two.
+   */
+  readonly receiptWindowMs: number;
   /** Backoff between reconnect attempts: doubles from the initial delay up to the maximum. */
   readonly reconnect: { readonly initialDelayMs: number; readonly maxDelayMs: number };
   readonly routing: {
@@ -117,6 +122,11 @@ const carrierSchema = z.strictObject(
       30_000,
     ),
     responseTimeoutMs: integer(100, 600_000, 'milliseconds to wait for a response').default(10_000),
+    receiptWindowMs: integer(
+      1000,
+      30 * 86_400_000,
+      'milliseconds to wait for a receipt before the recipient times out',
+    ).default(172_800_000),
     reconnect: z
       .strictObject(
         {

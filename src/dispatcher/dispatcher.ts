@@ -31,8 +31,10 @@ export interface DispatcherOptions {
   /** How often an idle dispatcher looks for work (a wake() looks at once). */
   readonly idlePollMs: number;
   readonly retry: RetryPolicy;
-  /** An accepted part with no receipt for this long gives its recipient `timeout`. */
-  readonly receiptWindowMs: number;
+  /** An accepted part with no receipt for this long gives its recipient `timeout`, by carrier. */
+  readonly receiptWindowsMs: ReadonlyMap<string, number>;
+  /** The same for a carrier no longer configured (its submissions from before). */
+  readonly defaultReceiptWindowMs: number;
   readonly sweepIntervalMs: number;
 }
 
@@ -96,13 +98,16 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     what: 'receipts',
   });
 
-  const renewTimer = setInterval(() => {
-    if (held.size === 0) return;
-    const keys: ChunkKey[] = [...held.values()].map((h) => h.chunk);
-    delivery
-      .renewLeases(owner, keys, now() + options.leaseMs)
-      .catch((error: unknown) => logger.error({ err: error }, 'renewing chunk leases failed'));
-  }, Math.max(1000, Math.floor(options.leaseMs / 3)));
+  const renewTimer = setInterval(
+    () => {
+      if (held.size === 0) return;
+      const keys: ChunkKey[] = [...held.values()].map((h) => h.chunk);
+      delivery
+        .renewLeases(owner, keys, now() + options.leaseMs)
+        .catch((error: unknown) => logger.error({ err: error }, 'renewing chunk leases failed'));
+    },
+    Math.max(1000, Math.floor(options.leaseMs / 3)),
+  );
   let sweeping = false;
   const sweepTimer = setInterval(() => {
     if (sweeping) return;
@@ -110,8 +115,9 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     delivery
       .sweep({
         nowMs: now(),
-        receiptWindowMs: options.receiptWindowMs,
-        orphanMaxAgeMs: options.receiptWindowMs,
+        receiptWindowsMs: options.receiptWindowsMs,
+        defaultReceiptWindowMs: options.defaultReceiptWindowMs,
+        orphanMaxAgeMs: options.defaultReceiptWindowMs,
       })
       .then((timedOut) => {
         if (timedOut > 0) logger.info({ timedOut }, 'recipients without a receipt timed out');

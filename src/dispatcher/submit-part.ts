@@ -18,7 +18,13 @@ export async function submitPart(
   const { seq } = recipient;
   const carriers = route(part.msisdn);
   if (carriers.length === 0) {
-    return { kind: 'final', messageId, seq, status: 'failed', error: 'no carrier takes this number' };
+    return {
+      kind: 'final',
+      messageId,
+      seq,
+      status: 'failed',
+      error: 'no carrier takes this number',
+    };
   }
   let error = '';
   for (const carrier of carriers) {

@@ -190,7 +190,8 @@ for (const engine of testEngines()) {
       assert.deepEqual((await summary(uuid)).statuses, ['pending']);
       await delivery.sweep({
         nowMs: h.clock.now(),
-        receiptWindowMs: 60_000,
+        receiptWindowsMs: new Map(),
+        defaultReceiptWindowMs: 60_000,
         orphanMaxAgeMs: 60_000,
       });
       assert.deepEqual((await summary(uuid)).statuses, ['success']);
@@ -218,7 +219,8 @@ for (const engine of testEngines()) {
       );
       const timedOut = await delivery.sweep({
         nowMs: h.clock.now(),
-        receiptWindowMs: 5_000,
+        receiptWindowsMs: new Map([['c1', 5_000]]),
+        defaultReceiptWindowMs: 60_000,
         orphanMaxAgeMs: 60_000,
       });
       assert.equal(timedOut, 1);

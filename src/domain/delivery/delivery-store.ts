@@ -97,10 +97,36 @@ export interface DeliveryStore {
   applyReceipts(receipts: readonly ReceiptReport[], nowMs: number): Promise<void>;
   /**
    * Matches orphan receipts, drops those older than `orphanMaxAgeMs`, and gives `timeout` to
-   * recipients whose accepted part has had no receipt since `nowMs - receiptWindowMs`.
-   * Returns how many recipients timed out.
+   * recipients whose accepted part has had no receipt within its carrier's receipt window
+   * (`defaultReceiptWindowMs` for a carrier not named). Returns how many recipients timed out.
    */
-  sweep(input: { nowMs: number; receiptWindowMs: number; orphanMaxAgeMs: number }): Promise<number>;
+  sweep(input: {
+    nowMs: number;
+    receiptWindowsMs: ReadonlyMap<string, number>;
+    defaultReceiptWindowMs: number;
+    orphanMaxAgeMs: number;
+  }): Promise<number>;
+}
+
+/** The submissions a sweep may time out: older than the shortest window, by their carrier's. */
+export function isOverdue(
+  submission: { carrier: string; submitted_at: number },
+  input: {
+    nowMs: number;
+    receiptWindowsMs: ReadonlyMap<string, number>;
+    defaultReceiptWindowMs: number;
+  },
+): boolean {
+  const window = input.receiptWindowsMs.get(submission.carrier) ?? input.defaultReceiptWindowMs;
+  return submission.submitted_at < input.nowMs - window;
+}
+
+/** The shortest receipt window of a sweep: nothing younger can be overdue. */
+export function shortestReceiptWindowMs(input: {
+  receiptWindowsMs: ReadonlyMap<string, number>;
+  defaultReceiptWindowMs: number;
+}): number {
+  return Math.min(input.defaultReceiptWindowMs, ...input.receiptWindowsMs.values());
 }
 
 export interface ChunkKey {

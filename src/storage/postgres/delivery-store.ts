@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import {
+  isOverdue,
   normaliseSmscId,
+  shortestReceiptWindowMs,
   smscIdForms,
   type DeliveryStore,
   type DispatchChunk,
@@ -155,8 +157,9 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
         await applyCounts(client, counts);
       }),
 
-    sweep: ({ nowMs, receiptWindowMs, orphanMaxAgeMs }) =>
+    sweep: (input) =>
       transaction(pool, async (client) => {
+        const { nowMs, orphanMaxAgeMs } = input;
         const counts = new CountDeltas();
         const orphans = await client.query<{
           carrier: string;
@@ -184,13 +187,25 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
             [done.map((row) => row.carrier), done.map((row) => row.smsc_id)],
           );
         }
-        const overdue = await client.query<{ message_id: number; seq: number }>(
-          `DELETE FROM submissions WHERE (carrier, smsc_id) IN (
-             SELECT carrier, smsc_id FROM submissions WHERE submitted_at < $1
-             ORDER BY submitted_at LIMIT 5000 FOR UPDATE SKIP LOCKED)
-           RETURNING message_id, seq`,
-          [nowMs - receiptWindowMs],
+        const candidates = await client.query<{
+          carrier: string;
+          smsc_id: string;
+          message_id: number;
+          seq: number;
+          submitted_at: number;
+        }>(
+          `SELECT carrier, smsc_id, message_id, seq, submitted_at FROM submissions
+           WHERE submitted_at < $1 ORDER BY submitted_at LIMIT 5000 FOR UPDATE SKIP LOCKED`,
+          [nowMs - shortestReceiptWindowMs(input)],
         );
+        const overdue = { rows: candidates.rows.filter((row) => isOverdue(row, input)) };
+        if (overdue.rows.length > 0) {
+          await client.query(
+            `DELETE FROM submissions s USING unnest($1::text[], $2::text[]) v(carrier, smsc_id)
+             WHERE s.carrier = v.carrier AND s.smsc_id = v.smsc_id`,
+            [overdue.rows.map((row) => row.carrier), overdue.rows.map((row) => row.smsc_id)],
+          );
+        }
         let timedOut = 0;
         if (overdue.rows.length > 0) {
           const recipients = uniqueRecipients(overdue.rows);

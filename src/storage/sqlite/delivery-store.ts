@@ -1,5 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import {
+  isOverdue,
+  shortestReceiptWindowMs,
   smscIdForms,
   normaliseSmscId,
   type DeliveryStore,
@@ -89,8 +91,9 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
         applyCounts(counts);
       }),
 
-    sweep: ({ nowMs, receiptWindowMs, orphanMaxAgeMs }) =>
+    sweep: (input) =>
       immediate(() => {
+        const { nowMs, orphanMaxAgeMs } = input;
         const counts = new CountDeltas();
         for (const orphan of st().orphans.all() as OrphanRow[]) {
           const matched = applyReceipt(
@@ -108,7 +111,13 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
             st().deleteOrphan.run(orphan.carrier, orphan.smsc_id);
         }
         let timedOut = 0;
-        for (const sub of st().overdue.all(nowMs - receiptWindowMs) as SubmissionRow[]) {
+        const candidates = st().overdue.all(
+          nowMs - shortestReceiptWindowMs(input),
+        ) as (SubmissionRow & {
+          submitted_at: number;
+        })[];
+        for (const sub of candidates) {
+          if (!isOverdue(sub, input)) continue;
           st().deleteSubmission.run(sub.carrier, sub.smsc_id);
           if (st().finalise.run('timeout', 'no receipt', nowMs, sub.message_id, sub.seq).changes) {
             counts.move(sub.message_id, 'pending', 'timeout');
@@ -323,7 +332,7 @@ function prepare(raw: BetterSqlite3.Database) {
     ),
     deleteOrphan: raw.prepare('DELETE FROM orphan_receipts WHERE carrier = ? AND smsc_id = ?'),
     overdue: raw.prepare(
-      'SELECT carrier, smsc_id, message_id, seq, part FROM submissions WHERE submitted_at < ? ORDER BY submitted_at LIMIT 5000',
+      'SELECT carrier, smsc_id, message_id, seq, part, submitted_at FROM submissions WHERE submitted_at < ? ORDER BY submitted_at LIMIT 5000',
     ),
   };
 }
