@@ -188,6 +188,35 @@ describe('SMSC simulator: behaviours', () => {
     assert.ok(receiptAt - startedAt >= 35, `receipt after ${receiptAt - startedAt} ms`);
   });
 
+  it('answers but owes no receipt in the no-receipt preset', async () => {
+    const smsc = await start({ preset: 'no-receipt' });
+    const c = await bound(smsc);
+    const responses = await Promise.all(
+      numbers.slice(0, 50).map((n) => c.submit({ destinationAddr: n })),
+    );
+    assert.ok(responses.every((r) => r.commandStatus === CommandStatus.ESME_ROK));
+    assert.equal(receiptsOwed(smsc), 0); // with no delay, an owed receipt would be counted by now
+  });
+
+  it('answers submits after 200 ms in the slow preset', async () => {
+    const smsc = await start({ preset: 'slow', receiptDelayMs: 0 });
+    const c = await bound(smsc);
+    const startedAt = performance.now();
+    await c.submit({ destinationAddr: '66812345678' });
+    assert.ok(performance.now() - startedAt >= 190);
+  });
+
+  it('throttles above 100 submits per second in the throttling preset', async () => {
+    const smsc = await start({ preset: 'throttling' });
+    const c = await bound(smsc);
+    const statuses = await Promise.all(
+      numbers
+        .slice(0, 150)
+        .map((n) => c.submit({ destinationAddr: n }).then((r) => r.commandStatus)),
+    );
+    assert.equal(statuses.filter((s) => s === CommandStatus.ESME_RTHROTTLED).length, 50);
+  });
+
   it('keeps no submit record unless asked', async () => {
     const smsc = await start();
     const c = await bound(smsc);
