@@ -1,28 +1,16 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { apiKeyPrefix } from '../../src/domain/accounts/api-key.js';
 import type { Store } from '../../src/domain/ports.js';
 import { createStore } from '../../src/storage/store.js';
 import { testEngines, type TestDatabase } from '../support/engines.js';
+import { freePort } from '../support/free-port.js';
 import { spawnNok } from './nok-process.js';
 
 const KEY_PATTERN = /nok_[a-z2-7]{12}_[A-Za-z0-9_-]{32}/;
 const DEMO_CREDITS = 500;
-
-/** A port nothing listens on right now: the OS picks one for a throwaway server. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  assert.ok(address !== null && typeof address === 'object');
-  server.close();
-  await once(server, 'close');
-  return address.port;
-}
 
 interface Started {
   readonly child: ChildProcess;

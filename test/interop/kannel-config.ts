@@ -1,0 +1,67 @@
+// kannel.conf for one bearerbox with one SMPP connection to our SMSC, and one smsbox taking
+// sendsms requests: everything on 127.0.0.1, logs in the test's temp dir, no message store.
+import { join } from 'node:path';
+
+export interface KannelPorts {
+  readonly admin: number;
+  readonly smsbox: number;
+  readonly sendsms: number;
+}
+
+export const KANNEL_ADMIN_PASSWORD = 'interop';
+export const SENDSMS_USER = { username: 'nok', password: 'nok' } as const;
+
+/** The config text; `dir` holds the log files. */
+export function kannelConfig(dir: string, smscPort: number, ports: KannelPorts): string {
+  return `
+group = core
+admin-port = ${ports.admin}
+admin-interface = 127.0.0.1
+admin-password = ${KANNEL_ADMIN_PASSWORD}
+admin-allow-ip = "127.0.0.1"
+smsbox-port = ${ports.smsbox}
+smsbox-interface = 127.0.0.1
+box-allow-ip = "127.0.0.1"
+# Debug: the log then holds every PDU, which is how the test sees the enquire_link exchange.
+log-file = "${join(dir, 'bearerbox.log')}"
+log-level = 0
+access-log = "${join(dir, 'access.log')}"
+dlr-storage = internal
+
+group = smsc
+smsc = smpp
+smsc-id = nok
+host = 127.0.0.1
+port = ${smscPort}
+transceiver-mode = true
+system-type = "interop"
+smsc-username = nok
+smsc-password = nok
+# Our SMSC's ids are lower-case hexadecimal in submit_sm_resp and in the receipt alike: bit 0
+# says hex for submit_sm_resp, bit 1 hex for deliver_sm (smsc_smpp.c); Kannel turns both into
+# the same decimal number to match a receipt to its message.
+msg-id-type = 0x03
+# Default 10: a hundred messages go faster with the window our SMSC allows.
+max-pending-submits = 100
+# Default 30 s, longer than the test: every second, so that the test sees our answer.
+enquire-link-interval = 1
+reconnect-delay = 1
+
+group = smsbox
+bearerbox-host = 127.0.0.1
+bearerbox-port = ${ports.smsbox}
+sendsms-port = ${ports.sendsms}
+sendsms-interface = 127.0.0.1
+log-file = "${join(dir, 'smsbox.log')}"
+log-level = 1
+
+group = sendsms-user
+username = ${SENDSMS_USER.username}
+password = ${SENDSMS_USER.password}
+user-allow-ip = "127.0.0.1"
+
+group = sms-service
+keyword = default
+text = "No service here"
+`;
+}
