@@ -51,9 +51,13 @@ export class BindRefusedError extends SmppError {
   }
 }
 
-export type ConnectFailure = 'connect-timeout' | 'socket-error' | 'bind-timeout' | 'closed';
+export type ConnectFailure =
+  'connect-timeout' | 'socket-error' | 'bind-timeout' | 'closed' | 'aborted';
 
-/** No session: the TCP connection failed or timed out, or closed before bind_resp. */
+/**
+ * No session: the TCP connection failed or timed out, closed before bind_resp, or the caller
+ * aborted the attempt.
+ */
 export class ConnectionFailedError extends SmppError {
   override name = 'ConnectionFailedError';
   constructor(

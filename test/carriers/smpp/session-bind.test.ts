@@ -81,4 +81,33 @@ describe('SMPP session: bind', () => {
       (error: unknown) => error instanceof ConnectionFailedError && error.reason === 'closed',
     );
   });
+
+  it('rejects with ConnectionFailedError "aborted" and closes when aborted while binding', async (t) => {
+    const smsc = await startSmsc(t, { silentBind: true });
+    const abort = new AbortController();
+    const connecting = connectSession(sessionOptions(smsc), abort.signal);
+    await smsc.nextPdu((pdu) => pdu.command === 'bind_transceiver');
+    abort.abort();
+    await assert.rejects(
+      connecting,
+      (error: unknown) => error instanceof ConnectionFailedError && error.reason === 'aborted',
+    );
+    const socket = smsc.connection.socket;
+    if (!socket.destroyed) await once(socket, 'close');
+  });
+
+  it('rejects with ConnectionFailedError "aborted" when aborted before or while connecting', async (t) => {
+    const smsc = await startSmsc(t);
+    const abort = new AbortController();
+    const connecting = connectSession(sessionOptions(smsc), abort.signal);
+    abort.abort();
+    await assert.rejects(
+      connecting,
+      (error: unknown) => error instanceof ConnectionFailedError && error.reason === 'aborted',
+    );
+    await assert.rejects(
+      connectSession(sessionOptions(smsc), abort.signal),
+      (error: unknown) => error instanceof ConnectionFailedError && error.reason === 'aborted',
+    );
+  });
 });
