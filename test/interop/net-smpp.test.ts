@@ -115,7 +115,14 @@ describe('SMPP session against Net::SMPP (libnet-smpp-perl) as SMSC', () => {
     });
     assertAccepted(results);
 
-    // Net::SMPP decoded each submit_sm to the fields we encoded.
+    // Net::SMPP decoded each submit_sm to the fields we encoded. The server prints a submit's line
+    // after answering it: wait for the last one before reading them all.
+    const lastId = results.at(-1)!.messageId;
+    await server.waitForLine(
+      (l) => l.startsWith('submit\t') && fieldsOf(l).id === lastId,
+      WAIT_MS,
+      'the last submit line',
+    );
     const submitLines = server.lines.filter((line) => line.startsWith('submit\t')).map(fieldsOf);
     const seen = new Map(submitLines.map((fields) => [fields.id, fields]));
     parts.forEach((part, i) => {
