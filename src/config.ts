@@ -19,6 +19,14 @@ const schema = z.object({
   NOK_SCHEDULER_INTERVAL_MS: integer(10).default(1000),
   NOK_MATERIALISE_CHUNK_SIZE: integer(100).default(20000),
   NOK_DEMO_CREDITS: integer(0).default(100000),
+  NOK_CARRIERS_FILE: z.string().min(1).optional(),
+  NOK_SMSC_HOST: z.string().min(1).default('127.0.0.1'),
+  NOK_SMSC_PORT: integer(0).max(65535).default(2775),
+  NOK_SMSC_OPTIONS: z.string().min(2).default('{"preset":"demo"}'),
+  NOK_DISPATCH_CHUNK_SIZE: integer(1).max(100_000).default(1000),
+  NOK_DISPATCH_MAX_IN_FLIGHT: integer(0).default(0),
+  NOK_RETRY_WINDOW_SECONDS: integer(1).default(3600),
+  NOK_METRICS: z.enum(['on', 'off']).default('on'),
 });
 
 export interface Config {
@@ -31,6 +39,16 @@ export interface Config {
   readonly schedulerIntervalMs: number;
   readonly materialiseChunkSize: number;
   readonly demoCredits: number;
+  /** The carrier file; unset, `nok start` delivers to its built-in SMSC. */
+  readonly carriersFile: string | undefined;
+  readonly smsc: { readonly host: string; readonly port: number; readonly optionsJson: string };
+  readonly dispatch: {
+    readonly chunkSize: number;
+    /** 0: the carriers' binds × windows. */
+    readonly maxInFlight: number;
+    readonly retryWindowMs: number;
+  };
+  readonly metrics: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -53,5 +71,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     schedulerIntervalMs: e.NOK_SCHEDULER_INTERVAL_MS,
     materialiseChunkSize: e.NOK_MATERIALISE_CHUNK_SIZE,
     demoCredits: e.NOK_DEMO_CREDITS,
+    carriersFile: e.NOK_CARRIERS_FILE,
+    smsc: Object.freeze({
+      host: e.NOK_SMSC_HOST,
+      port: e.NOK_SMSC_PORT,
+      optionsJson: e.NOK_SMSC_OPTIONS,
+    }),
+    dispatch: Object.freeze({
+      chunkSize: e.NOK_DISPATCH_CHUNK_SIZE,
+      maxInFlight: e.NOK_DISPATCH_MAX_IN_FLIGHT,
+      retryWindowMs: e.NOK_RETRY_WINDOW_SECONDS * 1000,
+    }),
+    metrics: e.NOK_METRICS === 'on',
   });
 }

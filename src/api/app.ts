@@ -20,7 +20,10 @@ export interface AppDeps {
   readonly logger: Logger;
   readonly rateLimit: { readonly requests: number; readonly windowSeconds: number };
   readonly sendBodyLimitBytes: number;
-  readonly onAccepted?: () => void;
+  /** Told of each accepted send with its charged recipients. */
+  readonly onAccepted?: (charged: number) => void;
+  /** Adds the operator endpoints (/metrics, /status) beside /health. */
+  readonly ops?: (app: FastifyInstance) => void;
 }
 
 /** Builds the HTTP app with every route; it never listens (main.ts and tests decide). */
@@ -54,6 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  deps.ops?.(app);
 
   const limiter = new RateLimiter(deps.rateLimit.requests, deps.rateLimit.windowSeconds * 1000);
   const compactLists = new CompactListCache();

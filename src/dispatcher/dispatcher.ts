@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
 import type {
+  AppliedReceipt,
   ChunkKey,
   DeliveryStore,
   DispatchChunk,
@@ -8,7 +9,7 @@ import type {
   ReceiptReport,
 } from '../domain/delivery/delivery-store.js';
 import { BatchWriter } from './batch-writer.js';
-import type { Router } from './carrier-port.js';
+import type { Router, SubmitAnswer } from './carrier-port.js';
 import type { RetryPolicy } from './retry-policy.js';
 import { Slots } from './slots.js';
 import { submitPart } from './submit-part.js';
@@ -36,6 +37,13 @@ export interface DispatcherOptions {
   /** The same for a carrier no longer configured (its submissions from before). */
   readonly defaultReceiptWindowMs: number;
   readonly sweepIntervalMs: number;
+  /** Told of every carrier answer and every stored receipt (metrics). */
+  readonly observer?: DispatchObserver;
+}
+
+export interface DispatchObserver {
+  submitted(carrier: string, answer: SubmitAnswer['kind']): void;
+  receipts(applied: readonly AppliedReceipt[]): void;
 }
 
 export interface DispatcherStats {
@@ -55,9 +63,12 @@ export interface Dispatcher {
   stats(): DispatcherStats;
   /**
    * Stops claiming, waits up to `drainMs` for parts in flight, stores their outcomes and gives
-   * back its chunks so another dispatcher takes them over at once.
+   * back its chunks so another dispatcher takes them over at once. Receipts are still stored
+   * until `stopReceipts`, so the carriers' binds can unbind in between.
    */
   stop(drainMs?: number): Promise<void>;
+  /** Stores the receipts still queued and refuses more (their deliver_sm go unanswered). */
+  stopReceipts(): Promise<void>;
 }
 
 interface HeldChunk {
@@ -90,7 +101,10 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     what: 'submit outcomes',
   });
   const receipts = new BatchWriter<ReceiptReport>({
-    write: (items) => delivery.applyReceipts(items, now()),
+    write: async (items) => {
+      const applied = await delivery.applyReceipts(items, now());
+      options.observer?.receipts(applied);
+    },
     maxBatch: 1000,
     delayMs: 5,
     retryDelayMs: 500,
@@ -173,7 +187,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
           msisdn: recipient.msisdn,
           part,
         };
-        void submitPart(options.route, options.retry, outgoing, recipient, now)
+        void submitPart(options.route, options.retry, outgoing, recipient, now, options.observer)
           .then((outcome) => outcomes.add(outcome))
           .catch((error: unknown) =>
             logger.error({ err: error, messageId: chunk.messageId }, 'a part outcome was lost'),
@@ -249,9 +263,9 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       await Promise.all([...held.values()].filter((h) => h.outstanding === 0).map(release));
       clearInterval(renewTimer);
       clearInterval(sweepTimer);
-      await receipts.stop();
       await outcomes.stop();
     },
+    stopReceipts: () => receipts.stop(),
   };
 }
 

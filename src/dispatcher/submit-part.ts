@@ -1,5 +1,5 @@
 import type { DispatchRecipient, PartOutcome } from '../domain/delivery/delivery-store.js';
-import type { OutgoingPart, Router } from './carrier-port.js';
+import type { OutgoingPart, Router, SubmitAnswer } from './carrier-port.js';
 import { nextAttemptAt, type RetryPolicy } from './retry-policy.js';
 
 /**
@@ -13,6 +13,7 @@ export async function submitPart(
   part: OutgoingPart,
   recipient: DispatchRecipient,
   now: () => number,
+  observer?: { submitted(carrier: string, answer: SubmitAnswer['kind']): void },
 ): Promise<PartOutcome> {
   const { messageId } = part;
   const { seq } = recipient;
@@ -29,6 +30,7 @@ export async function submitPart(
   let error = '';
   for (const carrier of carriers) {
     const answer = await carrier.submit(part);
+    observer?.submitted(carrier.name, answer.kind);
     switch (answer.kind) {
       case 'accepted':
         return {

@@ -20,6 +20,8 @@ export interface BackgroundJobOptions {
   readonly logger: Logger;
   readonly intervalMs: number;
   readonly chunkSize: number;
+  /** Told when rows were written or messages released: there may be work to dispatch. */
+  readonly onWork?: () => void;
 }
 
 /**
@@ -37,7 +39,10 @@ export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJo
 
   async function release(): Promise<void> {
     const released = await releaseDueMessages(store, clock.now());
-    if (released.length > 0) logger.info({ messageIds: released }, 'released scheduled messages');
+    if (released.length > 0) {
+      logger.info({ messageIds: released }, 'released scheduled messages');
+      options.onWork?.();
+    }
   }
 
   // Materialisation runs until no chunk is left, which for a backlog of large sends can take
@@ -48,7 +53,10 @@ export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJo
     let written: number;
     do {
       written = await materialiseNextChunk(store, engine, cache, options.chunkSize, clock.now());
-      if (written > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (written > 0) {
+        options.onWork?.();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       if (clock.now() - releasedAt >= options.intervalMs) {
         await release();
         releasedAt = clock.now();

@@ -15,7 +15,8 @@ export interface SendRouteDeps {
   readonly clock: Clock;
   readonly bodyLimitBytes: number;
   /** Called after a send is stored, to start background work at once. */
-  readonly onAccepted: () => void;
+  /** Told of each send accepted (not of replays): wakes the background work, counts metrics. */
+  readonly onAccepted: (charged: number) => void;
 }
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -86,7 +87,7 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
       );
       if (outcome.kind === 'dry-run') return presentEstimate(outcome.estimate, true);
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
-      else deps.onAccepted();
+      else deps.onAccepted(outcome.result.recipients.charged);
       return presentAccepted(outcome.result);
     },
   );

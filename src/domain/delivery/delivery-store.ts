@@ -94,7 +94,9 @@ export interface DeliveryStore {
    * Applies receipts to their recipients; a receipt whose submission is not stored yet is kept
    * as an orphan and matched by `sweep`. Durable when the promise resolves.
    */
-  applyReceipts(receipts: readonly ReceiptReport[], nowMs: number): Promise<void>;
+  applyReceipts(receipts: readonly ReceiptReport[], nowMs: number): Promise<AppliedReceipt[]>;
+  /** Recipients of pending messages not yet in a dispatch chunk. */
+  queueDepth(): Promise<number>;
   /**
    * Matches orphan receipts, drops those older than `orphanMaxAgeMs`, and gives `timeout` to
    * recipients whose accepted part has had no receipt within its carrier's receipt window
@@ -127,6 +129,14 @@ export function shortestReceiptWindowMs(input: {
   defaultReceiptWindowMs: number;
 }): number {
   return Math.min(input.defaultReceiptWindowMs, ...input.receiptWindowsMs.values());
+}
+
+/** A final receipt that found its submission, for metrics. */
+export interface AppliedReceipt {
+  readonly carrier: string;
+  readonly outcome: NonNullable<ReceiptReport['outcome']>;
+  /** From the part's acceptance to its receipt. */
+  readonly latencyMs: number;
 }
 
 export interface ChunkKey {

@@ -5,6 +5,7 @@ import {
   shortestReceiptWindowMs,
   smscIdForms,
   type DeliveryStore,
+  type AppliedReceipt,
   type DispatchChunk,
   type PartOutcome,
   type ReceiptReport,
@@ -152,10 +153,20 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
     applyReceipts: (receipts, nowMs) =>
       transaction(pool, async (client) => {
         const counts = new CountDeltas();
-        const unmatched = await applyFinalReceipts(client, receipts, nowMs, counts);
+        const applied: AppliedReceipt[] = [];
+        const unmatched = await applyFinalReceipts(client, receipts, nowMs, counts, applied);
         if (unmatched.length > 0) await keepOrphans(client, unmatched, nowMs);
         await applyCounts(client, counts);
+        return applied;
       }),
+
+    async queueDepth() {
+      const { rows } = await pool.query<{ depth: number | null }>(
+        `SELECT sum(recipient_total - dispatch_upto) AS depth FROM messages
+         WHERE status = 'pending' AND dispatch_upto < recipient_total`,
+      );
+      return rows[0]?.depth ?? 0;
+    },
 
     sweep: (input) =>
       transaction(pool, async (client) => {
@@ -270,6 +281,7 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
     receipts: readonly ReceiptReport[],
     nowMs: number,
     counts: CountDeltas,
+    applied: AppliedReceipt[] = [],
   ): Promise<ReceiptReport[]> {
     const final = receipts.filter((r) => r.outcome !== null);
     if (final.length === 0) return [];
@@ -288,10 +300,11 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
       message_id: number;
       seq: number;
       part: number;
+      submitted_at: number;
     }>(
       `DELETE FROM submissions s USING unnest($1::int[], $2::text[], $3::text[]) v(idx, carrier, smsc_id)
        WHERE s.carrier = v.carrier AND s.smsc_id = v.smsc_id
-       RETURNING v.idx, s.message_id, s.seq, s.part`,
+       RETURNING v.idx, s.message_id, s.seq, s.part, s.submitted_at`,
       [idx, carriers, ids],
     );
     const found = new Set(matched.map((row) => row.idx));
@@ -301,6 +314,11 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
     >();
     for (const row of matched) {
       const receipt = final[row.idx]!;
+      applied.push({
+        carrier: receipt.carrier,
+        outcome: receipt.outcome!,
+        latencyMs: nowMs - row.submitted_at,
+      });
       const key = `${row.message_id}:${row.seq}`;
       let entry = byRecipient.get(key);
       if (!entry) {

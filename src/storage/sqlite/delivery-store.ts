@@ -7,6 +7,7 @@ import {
   type DeliveryStore,
   type DispatchChunk,
   type DispatchRecipient,
+  type AppliedReceipt,
   type PartOutcome,
   type ReceiptReport,
 } from '../../domain/delivery/delivery-store.js';
@@ -87,9 +88,22 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
     applyReceipts: (receipts, nowMs) =>
       immediate(() => {
         const counts = new CountDeltas();
-        for (const receipt of receipts) applyReceipt(receipt, nowMs, counts);
+        const applied: AppliedReceipt[] = [];
+        for (const receipt of receipts) {
+          const submittedAt = applyReceipt(receipt, nowMs, counts);
+          if (typeof submittedAt === 'number' && receipt.outcome) {
+            applied.push({
+              carrier: receipt.carrier,
+              outcome: receipt.outcome,
+              latencyMs: nowMs - submittedAt,
+            });
+          }
+        }
         applyCounts(counts);
+        return applied;
       }),
+
+    queueDepth: () => run(() => (st().queueDepth.get() as { depth: number | null }).depth ?? 0),
 
     sweep: (input) =>
       immediate(() => {
@@ -107,7 +121,7 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
             counts,
             false,
           );
-          if (matched || orphan.received_at < nowMs - orphanMaxAgeMs)
+          if (matched !== false || orphan.received_at < nowMs - orphanMaxAgeMs)
             st().deleteOrphan.run(orphan.carrier, orphan.smsc_id);
         }
         let timedOut = 0;
@@ -180,18 +194,22 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
     }
   }
 
-  /** Returns whether the receipt found its submission; if not, it is kept as an orphan. */
+  /**
+   * Returns when the part was accepted if the receipt found its submission (true for an
+   * intermediate one, which changes nothing); false when it did not, and then it is kept as an
+   * orphan.
+   */
   function applyReceipt(
     receipt: ReceiptReport,
     nowMs: number,
     counts: CountDeltas,
     keepOrphan = true,
-  ): boolean {
+  ): number | boolean {
     // An intermediate state (ENROUTE, ACCEPTD) changes nothing; the final receipt follows.
     if (receipt.outcome === null) return true;
-    let sub: SubmissionRow | undefined;
+    let sub: (SubmissionRow & { submitted_at: number }) | undefined;
     for (const id of smscIdForms(receipt.smscId)) {
-      sub = st().submission.get(receipt.carrier, id) as SubmissionRow | undefined;
+      sub = st().submission.get(receipt.carrier, id) as typeof sub;
       if (sub) break;
     }
     if (!sub) {
@@ -222,7 +240,7 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
     ) {
       counts.move(sub.message_id, 'pending', receipt.outcome);
     }
-    return true;
+    return sub.submitted_at;
   }
 }
 
@@ -321,7 +339,7 @@ function prepare(raw: BetterSqlite3.Database) {
         completed_at = ?, updated_at = ?
       WHERE id = ? AND status = 'pending' AND dispatch_upto = recipient_total`),
     submission: raw.prepare(
-      'SELECT carrier, smsc_id, message_id, seq, part FROM submissions WHERE carrier = ? AND smsc_id = ?',
+      'SELECT carrier, smsc_id, message_id, seq, part, submitted_at FROM submissions WHERE carrier = ? AND smsc_id = ?',
     ),
     deleteSubmission: raw.prepare('DELETE FROM submissions WHERE carrier = ? AND smsc_id = ?'),
     insertOrphan: raw.prepare(
@@ -331,6 +349,9 @@ function prepare(raw: BetterSqlite3.Database) {
       'SELECT carrier, smsc_id, outcome, error, received_at FROM orphan_receipts LIMIT 5000',
     ),
     deleteOrphan: raw.prepare('DELETE FROM orphan_receipts WHERE carrier = ? AND smsc_id = ?'),
+    queueDepth: raw.prepare(`
+      SELECT sum(recipient_total - dispatch_upto) AS depth FROM messages
+      WHERE status = 'pending' AND dispatch_upto < recipient_total`),
     overdue: raw.prepare(
       'SELECT carrier, smsc_id, message_id, seq, part, submitted_at FROM submissions WHERE submitted_at < ? ORDER BY submitted_at LIMIT 5000',
     ),
