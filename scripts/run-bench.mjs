@@ -80,7 +80,8 @@ function summarise(figures) {
 
 // As bench/support/report.ts formats a figure: `1.234 s`, or `p50 / p99 ms` for a latency.
 function formatFigure({ value, unit, p50 }) {
-  const digits = (v) => (unit === 'ms' ? (v < 10 ? 2 : 1) : unit === 's' ? 3 : 0);
+  const digits = (v) =>
+    unit === 'ms' ? (v < 10 ? 2 : 1) : unit === 's' ? 3 : unit === '×' ? 2 : 0;
   const text = `${value.toFixed(digits(value))} ${unit}`;
   return p50 === undefined ? text : `${p50.toFixed(digits(p50))} / ${text}`;
 }

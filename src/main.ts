@@ -211,7 +211,7 @@ function builtInCarrier(smsc: RunningSmsc): CarrierConfig {
         windowSize: 100,
         submitsPerSecond: 50_000,
         // The demo SMSC answers within seconds; a missing receipt shows as timeout soon.
-        receiptWindowMs: 30_000,
+        receiptWindowMs: 10_000,
       },
     ],
   });

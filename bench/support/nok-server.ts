@@ -50,7 +50,12 @@ async function seed(runtime: Runtime, credits: number, blocked: readonly string[
 }
 
 async function main(): Promise<void> {
-  const runtime = await startRuntime(loadConfig(process.env), { api: true, scheduler: true });
+  // NOK_BENCH_DISPATCHER=1 adds the dispatcher role (delivering to NOK_CARRIERS_FILE).
+  const runtime = await startRuntime(loadConfig(process.env), {
+    api: true,
+    scheduler: true,
+    dispatcher: process.env.NOK_BENCH_DISPATCHER === '1',
+  });
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;

@@ -11,7 +11,7 @@ export interface Figure {
   readonly value: number;
   /** For a latency: its p50, shown before the p99. */
   readonly p50?: number;
-  readonly unit: 's' | 'ms' | 'MB' | 'req/s' | 'rows' | 'rows/s' | 'PDUs/s';
+  readonly unit: 's' | 'ms' | 'MB' | 'req/s' | 'rows' | 'rows/s' | 'PDUs/s' | 'msg/s' | '×';
   /** Upper bound to meet (lower is better), or for req/s a floor. */
   readonly target?: string;
   readonly met?: boolean;
@@ -31,7 +31,15 @@ export function record(figure: Figure): void {
 /** `1.234 s`, or `0.41 / 2.10 ms` (p50 / p99) for a latency. */
 export function formatFigure(figure: Pick<Figure, 'value' | 'unit' | 'p50'>): string {
   const digits = (value: number) =>
-    figure.unit === 'ms' ? (value < 10 ? 2 : 1) : figure.unit === 's' ? 3 : 0;
+    figure.unit === 'ms'
+      ? value < 10
+        ? 2
+        : 1
+      : figure.unit === 's'
+        ? 3
+        : figure.unit === '×'
+          ? 2
+          : 0;
   const value = `${figure.value.toFixed(digits(figure.value))} ${figure.unit}`;
   return figure.p50 === undefined ? value : `${figure.p50.toFixed(digits(figure.p50))} / ${value}`;
 }

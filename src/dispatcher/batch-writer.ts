@@ -48,14 +48,23 @@ export class BatchWriter<T> {
     });
   }
 
-  /** Writes what is queued now and waits for it. */
+  /**
+   * Writes what is queued now (not what is added meanwhile) and waits for it: one round, so a
+   * steady stream of adds cannot keep the caller waiting.
+   */
   async flush(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    while (this.#writing || this.#queue.length > 0) {
+    if (this.#writing) await this.#writing;
+    if (this.#queue.length > 0) {
       if (!this.#writing) this.#start();
       await this.#writing;
     }
+  }
+
+  /** Writes until nothing is queued (for a stop, once nothing is added any more). */
+  async drain(): Promise<void> {
+    while (this.#writing || this.#queue.length > 0) await this.flush();
   }
 
   /** Writes what is queued (one try), then refuses more. */

@@ -102,6 +102,10 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   });
   const receipts = new BatchWriter<ReceiptReport>({
     write: async (items) => {
+      // A receipt usually follows its submit_sm_resp closely, before that outcome's group
+      // commit: store the outcomes first, so the receipt finds its submission rather than
+      // waiting as an orphan for the sweep.
+      await outcomes.flush();
       const applied = await delivery.applyReceipts(items, now());
       options.observer?.receipts(applied);
     },
@@ -123,19 +127,24 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     Math.max(1000, Math.floor(options.leaseMs / 3)),
   );
   let sweeping = false;
-  const sweepTimer = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    delivery
-      .sweep({
+  async function sweep(): Promise<void> {
+    // A full batch means more is waiting: sweep again at once rather than at the next tick.
+    for (let more = true; more && !stopping;) {
+      const result = await delivery.sweep({
         nowMs: now(),
         receiptWindowsMs: options.receiptWindowsMs,
         defaultReceiptWindowMs: options.defaultReceiptWindowMs,
         orphanMaxAgeMs: options.defaultReceiptWindowMs,
-      })
-      .then((timedOut) => {
-        if (timedOut > 0) logger.info({ timedOut }, 'recipients without a receipt timed out');
-      })
+      });
+      if (result.timedOut > 0)
+        logger.info({ timedOut: result.timedOut }, 'recipients without a receipt timed out');
+      more = result.more;
+    }
+  }
+  const sweepTimer = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    sweep()
       .catch((error: unknown) => logger.error({ err: error }, 'delivery sweep failed'))
       .finally(() => (sweeping = false));
   }, options.sweepIntervalMs);
@@ -259,7 +268,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       while (slots.inUse > 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      await outcomes.flush();
+      await outcomes.drain();
       await Promise.all([...held.values()].filter((h) => h.outstanding === 0).map(release));
       clearInterval(renewTimer);
       clearInterval(sweepTimer);

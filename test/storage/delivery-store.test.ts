@@ -217,7 +217,7 @@ for (const engine of testEngines()) {
         [{ carrier: 'c1', smscId: 'to-2', outcome: 'success', error: null }],
         h.clock.now(),
       );
-      const timedOut = await delivery.sweep({
+      const { timedOut } = await delivery.sweep({
         nowMs: h.clock.now(),
         receiptWindowsMs: new Map([['c1', 5_000]]),
         defaultReceiptWindowMs: 60_000,

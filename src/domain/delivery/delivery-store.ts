@@ -100,15 +100,19 @@ export interface DeliveryStore {
   /**
    * Matches orphan receipts, drops those older than `orphanMaxAgeMs`, and gives `timeout` to
    * recipients whose accepted part has had no receipt within its carrier's receipt window
-   * (`defaultReceiptWindowMs` for a carrier not named). Returns how many recipients timed out.
+   * (`defaultReceiptWindowMs` for a carrier not named), a bounded batch of each per call.
+   * Returns how many recipients timed out, and whether a batch was full (call again).
    */
   sweep(input: {
     nowMs: number;
     receiptWindowsMs: ReadonlyMap<string, number>;
     defaultReceiptWindowMs: number;
     orphanMaxAgeMs: number;
-  }): Promise<number>;
+  }): Promise<{ timedOut: number; more: boolean }>;
 }
+
+/** Orphan receipts, or overdue submissions, one sweep handles at most. */
+export const SWEEP_BATCH = 5000;
 
 /** The submissions a sweep may time out: older than the shortest window, by their carrier's. */
 export function isOverdue(

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import {
   isOverdue,
+  SWEEP_BATCH,
   normaliseSmscId,
   shortestReceiptWindowMs,
   smscIdForms,
@@ -179,7 +180,8 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
           error: string | null;
           received_at: number;
         }>(
-          'SELECT carrier, smsc_id, outcome, error, received_at FROM orphan_receipts LIMIT 5000 FOR UPDATE SKIP LOCKED',
+          'SELECT carrier, smsc_id, outcome, error, received_at FROM orphan_receipts LIMIT $1 FOR UPDATE SKIP LOCKED',
+          [SWEEP_BATCH],
         );
         if (orphans.rows.length > 0) {
           const reports = orphans.rows.map((row): ReceiptReport => ({
@@ -206,8 +208,8 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
           submitted_at: number;
         }>(
           `SELECT carrier, smsc_id, message_id, seq, submitted_at FROM submissions
-           WHERE submitted_at < $1 ORDER BY submitted_at LIMIT 5000 FOR UPDATE SKIP LOCKED`,
-          [nowMs - shortestReceiptWindowMs(input)],
+           WHERE submitted_at < $1 ORDER BY submitted_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+          [nowMs - shortestReceiptWindowMs(input), SWEEP_BATCH],
         );
         const overdue = { rows: candidates.rows.filter((row) => isOverdue(row, input)) };
         if (overdue.rows.length > 0) {
@@ -231,7 +233,10 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
           timedOut = rows.length;
         }
         await applyCounts(client, counts);
-        return timedOut;
+        return {
+          timedOut,
+          more: orphans.rows.length === SWEEP_BATCH || candidates.rows.length === SWEEP_BATCH,
+        };
       }),
   };
 

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import {
   isOverdue,
+  SWEEP_BATCH,
   shortestReceiptWindowMs,
   smscIdForms,
   normaliseSmscId,
@@ -109,7 +110,8 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
       immediate(() => {
         const { nowMs, orphanMaxAgeMs } = input;
         const counts = new CountDeltas();
-        for (const orphan of st().orphans.all() as OrphanRow[]) {
+        const orphans = st().orphans.all(SWEEP_BATCH) as OrphanRow[];
+        for (const orphan of orphans) {
           const matched = applyReceipt(
             {
               carrier: orphan.carrier,
@@ -127,6 +129,7 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
         let timedOut = 0;
         const candidates = st().overdue.all(
           nowMs - shortestReceiptWindowMs(input),
+          SWEEP_BATCH,
         ) as (SubmissionRow & {
           submitted_at: number;
         })[];
@@ -139,7 +142,10 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
           }
         }
         applyCounts(counts);
-        return timedOut;
+        return {
+          timedOut,
+          more: orphans.length === SWEEP_BATCH || candidates.length === SWEEP_BATCH,
+        };
       }),
   };
 
@@ -346,14 +352,14 @@ function prepare(raw: BetterSqlite3.Database) {
       'INSERT OR REPLACE INTO orphan_receipts (carrier, smsc_id, outcome, error, received_at) VALUES (?, ?, ?, ?, ?)',
     ),
     orphans: raw.prepare(
-      'SELECT carrier, smsc_id, outcome, error, received_at FROM orphan_receipts LIMIT 5000',
+      'SELECT carrier, smsc_id, outcome, error, received_at FROM orphan_receipts LIMIT ?',
     ),
     deleteOrphan: raw.prepare('DELETE FROM orphan_receipts WHERE carrier = ? AND smsc_id = ?'),
     queueDepth: raw.prepare(`
       SELECT sum(recipient_total - dispatch_upto) AS depth FROM messages
       WHERE status = 'pending' AND dispatch_upto < recipient_total`),
     overdue: raw.prepare(
-      'SELECT carrier, smsc_id, message_id, seq, part, submitted_at FROM submissions WHERE submitted_at < ? ORDER BY submitted_at LIMIT 5000',
+      'SELECT carrier, smsc_id, message_id, seq, part, submitted_at FROM submissions WHERE submitted_at < ? ORDER BY submitted_at LIMIT ?',
     ),
   };
 }

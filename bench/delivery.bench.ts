@@ -1,0 +1,111 @@
+// End-to-end delivery throughput on one engine (NOK_BENCH_ENGINE=sqlite|postgres): a send of
+// NOK_BENCH_DELIVERY_NUMBERS (default 100,000) numbers is accepted over HTTP, materialised,
+// dispatched over SMPP to the built-in SMSC (`nok smsc`, its own process, receipts at once),
+// and every receipt stored. The figure is recipients per second from the send's request to the
+// moment the last recipient has its final status (polled every 100 ms).
+//
+// Everything shares the machine's cores: Nok, the SMSC, the database server and the poller.
+//
+//   node --import tsx bench/delivery.bench.ts
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { benchEngine, createBenchDatabase } from './support/bench-database.js';
+import { HttpClient } from './support/http-client.js';
+import { startNokServer } from './support/nok-process.js';
+import { machineCaveat, record } from './support/report.js';
+import { startSmscProcess } from './support/smsc-process.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+
+const BENCH = 'delivery';
+const NUMBERS = Number(process.env.NOK_BENCH_DELIVERY_NUMBERS ?? 100_000);
+const POLL_MS = 100;
+const TIMEOUT_MS = 10 * 60_000;
+
+const { engine, pgUrl } = benchEngine();
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+
+console.log(`== ${BENCH} (${engine}): ${NUMBERS} recipients, accept → submit → receipt → stored`);
+console.log(machineCaveat());
+
+const database = await createBenchDatabase(engine, pgUrl);
+const smsc = await startSmscProcess({ preset: 'happy' });
+const dir = mkdtempSync(join(tmpdir(), 'nok-bench-delivery-'));
+const carriersFile = join(dir, 'carriers.json');
+writeFileSync(
+  carriersFile,
+  JSON.stringify({
+    carriers: [
+      {
+        name: 'sim',
+        host: '127.0.0.1',
+        port: smsc.port,
+        systemId: 'nok',
+        password: 'nok',
+        binds: 4,
+        windowSize: 100,
+        submitsPerSecond: 100_000,
+      },
+    ],
+  }),
+);
+const server = await startNokServer({
+  NOK_DATABASE_URL: database.url,
+  NOK_CARRIERS_FILE: carriersFile,
+  NOK_BENCH_DISPATCHER: '1',
+});
+try {
+  const seeded = await server.seed(NUMBERS * 2, []);
+  const client = new HttpClient(server.url, seeded.key);
+  const msisdns = Array.from({ length: NUMBERS }, (_, i) => `0${810_000_000 + i * 3}`);
+  const body = Buffer.from(
+    JSON.stringify({ sender: seeded.sender, content: 'Nok delivery bench', msisdns }),
+  );
+  const start = nowMs();
+  const answer = await client.post('/api/v2/sms/send', body);
+  if (answer.status !== 200) throw new Error(`send → ${answer.status} ${answer.body}`);
+  const { uuid } = JSON.parse(answer.body.toString()) as { uuid: string };
+  record({
+    bench: BENCH,
+    engine,
+    metric: `accept ${NUMBERS} numbers`,
+    value: answer.seconds,
+    unit: 's',
+  });
+
+  let pending = NUMBERS;
+  let summary: Record<string, number> = {};
+  while (pending > 0) {
+    if (nowMs() - start > TIMEOUT_MS) throw new Error(`not delivered after ${TIMEOUT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const page = await client.getJson<{ summary: { status: string; count: number }[] }>(
+      `/api/v2/sms/${uuid}/recipients?limit=1`,
+    );
+    summary = Object.fromEntries(page.summary.map((s) => [s.status, s.count]));
+    pending = summary.pending ?? 0;
+    if (process.env.NOK_BENCH_TRACE) console.log(JSON.stringify(await client.getJson("/status")), pending);
+  }
+  const seconds = (nowMs() - start) / 1000;
+  record({
+    bench: BENCH,
+    engine,
+    metric: 'all recipients final',
+    value: seconds,
+    unit: 's',
+    note: JSON.stringify(summary),
+  });
+  record({
+    bench: BENCH,
+    engine,
+    metric: 'end-to-end recipients per second',
+    value: NUMBERS / seconds,
+    unit: 'msg/s',
+    note: 'send request → last status stored',
+  });
+  client.close();
+} finally {
+  await server.stop();
+  await smsc.stop();
+  await database.drop();
+  rmSync(dir, { recursive: true, force: true });
+}

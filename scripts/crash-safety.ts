@@ -1,0 +1,182 @@
+// Crash safety of delivery, measured: a dispatcher process is killed with SIGKILL ten times
+// while it delivers one send, and restarted each time. Prints how many recipients ended final
+// (none may be lost), how many parts the SMSC accepted more than once (bounded by the parts in
+// flight at each kill), and whether the credit ledger still balances.
+//
+//   node --import tsx scripts/crash-safety.ts [--numbers=100000] [--kills=10] [--engine=sqlite|postgres]
+//
+// PostgreSQL: NOK_TEST_PG_URL (a schema of its own is made and dropped). Everything listens on
+// 127.0.0.1; every child is killed by pid before the script exits.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { generateApiKey } from '../src/domain/accounts/api-key.js';
+import { startRuntime } from '../src/main.js';
+import { startSmsc } from '../src/smsc/start-smsc.js';
+
+const arg = (name: string, fallback: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const NUMBERS = Number(arg('numbers', '100000'));
+const KILLS = Number(arg('kills', '10'));
+const ENGINE = arg('engine', 'sqlite');
+const MAX_IN_FLIGHT = 200;
+
+const dir = mkdtempSync(join(tmpdir(), 'nok-crash-'));
+let databaseUrl = join(dir, 'nok.db');
+let schema: string | undefined;
+if (ENGINE === 'postgres') {
+  const url = process.env.NOK_TEST_PG_URL;
+  if (!url) throw new Error('--engine=postgres needs NOK_TEST_PG_URL');
+  schema = `nok_crash_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  databaseUrl = `${url}${url.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+}
+
+const smsc = await startSmsc({ receiptDelayMs: { min: 0, max: 200 }, recordSubmits: true });
+const carriersFile = join(dir, 'carriers.json');
+writeFileSync(
+  carriersFile,
+  JSON.stringify({
+    carriers: [
+      {
+        name: 'sim',
+        host: smsc.host,
+        port: smsc.port,
+        systemId: 'nok',
+        password: 'nok',
+        binds: 2,
+        windowSize: 100,
+        submitsPerSecond: 50_000,
+        reconnect: { initialDelayMs: 50, maxDelayMs: 500 },
+      },
+    ],
+  }),
+);
+const env = {
+  ...process.env,
+  NOK_DATABASE_URL: databaseUrl,
+  NOK_LOG_LEVEL: 'warn',
+  NOK_HOST: '127.0.0.1',
+  NOK_PORT: '0',
+  NOK_CARRIERS_FILE: carriersFile,
+  NOK_DISPATCH_MAX_IN_FLIGHT: String(MAX_IN_FLIGHT),
+  NOK_RATE_LIMIT_REQUESTS: '1000000',
+};
+
+// The API and the scheduler run here; the dispatcher is the child that gets killed.
+const runtime = await startRuntime(loadConfig(env), { api: true, scheduler: true });
+const { store } = runtime;
+const now = Date.now();
+const account = await store.createAccount({ name: 'crash', nowMs: now });
+await store.changeBalance({
+  accountId: account.id,
+  delta: 10 * NUMBERS,
+  reason: 'top-up',
+  nowMs: now,
+});
+await store.createSender({ accountId: account.id, name: 'CRASH', status: 'approved', nowMs: now });
+const key = generateApiKey();
+await store.createApiKey({
+  accountId: account.id,
+  name: 'crash',
+  prefix: key.prefix,
+  secretHash: key.secretHash,
+  scopes: ['*'],
+  nowMs: now,
+});
+const msisdns = Array.from({ length: NUMBERS }, (_, i) => `0${800_000_000 + i}`);
+const response = await fetch(`${runtime.url}/api/v2/sms/send`, {
+  method: 'POST',
+  headers: { 'x-api-key': key.key, 'content-type': 'application/json' },
+  body: JSON.stringify({ sender: 'CRASH', content: 'crash test', msisdns }),
+});
+const { uuid } = (await response.json()) as { uuid: string };
+console.log(
+  `sent ${NUMBERS} numbers (${uuid}) on ${ENGINE}; killing the dispatcher ${KILLS} times`,
+);
+
+let child: ChildProcess | undefined;
+const startDispatcher = () => {
+  child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/nok.ts', 'dispatcher'], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+};
+const kill = () =>
+  new Promise<void>((resolve) => {
+    const c = child!;
+    c.once('exit', () => resolve());
+    process.kill(c.pid!, 'SIGKILL');
+  });
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function recipientCounts() {
+  const page = await fetch(`${runtime.url}/api/v2/sms/${uuid}/recipients?limit=1`, {
+    headers: { 'x-api-key': key.key },
+  });
+  const body = (await page.json()) as { summary: { status: string; count: number }[] };
+  return Object.fromEntries(body.summary.map((s) => [s.status, s.count]));
+}
+
+const started = Date.now();
+startDispatcher();
+for (let k = 0; k < KILLS; k++) {
+  await pause(700 + Math.random() * 1300);
+  const accepted = smsc.stats.partsAccepted;
+  await kill();
+  console.log(`kill ${k + 1}: ${accepted} parts accepted by the SMSC so far`);
+  startDispatcher();
+}
+const deadline = Date.now() + 300_000;
+let counts = await recipientCounts();
+while ((counts.pending ?? 0) > 0 && Date.now() < deadline) {
+  await pause(500);
+  counts = await recipientCounts();
+}
+const seconds = (Date.now() - started) / 1000;
+await kill();
+
+const destinations = new Set(smsc.stats.submits.map((s) => s.destinationAddr));
+const duplicates = smsc.stats.partsAccepted - destinations.size;
+const balance = (await store.findAccount(account.id))!.balance;
+const ledger = await store.ledgerSum(account.id);
+const final = Object.entries(counts)
+  .filter(([status]) => status !== 'pending')
+  .reduce((sum, [, n]) => sum + n, 0);
+console.log('');
+console.log(`recipients                ${NUMBERS}`);
+console.log(`final                     ${final}  ${JSON.stringify(counts)}`);
+console.log(`lost (still pending)      ${counts.pending ?? 0}`);
+console.log(`never submitted           ${NUMBERS - destinations.size}`);
+console.log(`parts accepted by SMSC    ${smsc.stats.partsAccepted}`);
+console.log(
+  `duplicates submitted      ${duplicates}  (bound: ${KILLS} kills × ${MAX_IN_FLIGHT} in flight = ${KILLS * MAX_IN_FLIGHT})`,
+);
+console.log(
+  `ledger sum = balance      ${ledger === balance ? 'yes' : 'NO'} (${ledger} / ${balance})`,
+);
+console.log(`seconds                   ${seconds.toFixed(1)}`);
+
+await runtime.stop();
+await smsc.close();
+rmSync(dir, { recursive: true, force: true });
+if (schema) {
+  const admin = new pg.Client({ connectionString: process.env.NOK_TEST_PG_URL });
+  await admin.connect();
+  await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+  await admin.end();
+}
+const ok =
+  (counts.pending ?? 0) === 0 &&
+  final === NUMBERS &&
+  duplicates <= KILLS * MAX_IN_FLIGHT &&
+  ledger === balance;
+console.log(ok ? 'crash safety: OK' : 'crash safety: FAILED');
+process.exit(ok ? 0 : 1);
