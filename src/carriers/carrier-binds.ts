@@ -1,28 +1,41 @@
+// The binds of one carrier: `binds` transceivers, or `binds` pairs of a transmitter and a
+// receiver, held open for as long as Nok runs, with the carrier's submits per second shared by
+// all of them. More throughput comes from more binds (DESIGN §4), so a submit goes to the bind
+// with the most room in its window.
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { CarrierDownError } from './carrier-down-error.js';
 import type { CarrierSettings } from './carrier-config.js';
-import { ReconnectBackoff } from './reconnect-backoff.js';
-import { connectSession } from './smpp/connect-session.js';
+import { HeldBind } from './held-bind.js';
 import type { BindMode } from './smpp/pdu.js';
 import type { DeliverHandler, SubmitResult } from './smpp/session-options.js';
 import type { ShortMessageInput } from './smpp/short-message-fields.js';
-import { BindRefusedError } from './smpp/smpp-errors.js';
 import type { SmppSession } from './smpp/smpp-session.js';
 import { SubmitRateLimiter } from './submit-rate-limiter.js';
 
+export interface CarrierBindsDeps {
+  readonly logger: Logger;
+  /** Every deliver_sm of every bind of this carrier; see DeliverHandler. */
+  readonly onDeliver: DeliverHandler;
+  /** Milliseconds, monotonic (performance.now by default); tests pass a fake clock. */
+  readonly now?: () => number;
+}
+
 export interface CarrierStatus {
   readonly name: string;
-  /** Binds that can submit (transceivers or transmitters) bound now. */
+  /** Binds that can submit (transceivers, or transmitters) and are bound. */
   readonly bindsUp: number;
   readonly bindsWanted: number;
+  /** Binds that take deliver_sm and are bound: the transceivers, or the receivers. */
   readonly receiversUp: number;
+  /** submit_sm sent and not yet answered, over all binds. */
   readonly inFlight: number;
-  /** Submits waiting for a window slot or for the rate limit. */
+  /** Submits waiting for the rate limit or for a window slot. */
   readonly waiting: number;
   readonly submitsPerSecondLimit: number;
-  /** The rate the carrier gets now: the limit, or less while it throttles. */
+  /** The rate allowed now: the limit, or less while it climbs back after throttled(). */
   readonly currentRatePerSecond: number;
+  /** The latest bind failure (refused, could not connect, closed), or null if none yet. */
   readonly lastError: string | null;
 }
 
@@ -30,194 +43,229 @@ export interface CarrierBinds {
   readonly name: string;
   /** At least one bind that can submit is bound. */
   readonly up: boolean;
-  /** Opens the binds and keeps them open, reconnecting with backoff, until stop(). */
+  /** Opens the binds and keeps them open, reopening each after a backoff, until stop(). */
   start(): void;
   /**
-   * Submits through the bound session with the most room, once the carrier's rate allows.
-   * Rejects at once with CarrierDownError when no bind can submit; SessionClosedError and
-   * ResponseTimeoutError of the session pass through (the part is retried).
+   * Waits, first come first served, for the carrier's rate limit and a free window slot, then
+   * submits on the bound bind with the most free window. Rejects at once with CarrierDownError
+   * when no bind can submit (and so do those waiting when the last one goes down); passes on the
+   * session's SessionClosedError and ResponseTimeoutError (retry the part) and PduEncodeError
+   * (the part cannot be sent).
    */
   submit(input: ShortMessageInput): Promise<SubmitResult>;
   /** The carrier answered ESME_RTHROTTLED or ESME_RMSGQFUL: slow down. */
   throttled(): void;
-  /** Unbinds every bind (in-flight submits answered or failed) and stops reconnecting. */
+  /**
+   * Stops reopening binds and unbinds every one (in-flight submits are answered or failed within
+   * `timeoutMs`); waiting submits fail with CarrierDownError. Resolves once every socket is
+   * closed.
+   */
   stop(timeoutMs: number): Promise<void>;
   status(): CarrierStatus;
 }
 
-/** A bind that stayed up this long starts its next reconnect from the initial delay again. */
-const STABLE_MS = 30_000;
-
-interface BindSlot {
-  readonly mode: BindMode;
-  session: SmppSession | null;
-  backoff: ReconnectBackoff;
-  timer: NodeJS.Timeout | null;
-  connecting: AbortController | null;
-  upSince: number;
-}
-
-/**
- * A carrier's binds (carrier file): `binds` transceivers, or as many transmitter + receiver
- * pairs, each reopened with backoff whenever it fails or closes. Submits share the carrier's
- * submits per second (one token bucket for all binds) and go to the bound session with the
- * fewest submits in flight or waiting, so every window is used. Every deliver_sm of every bind
- * goes to `onDeliver`.
- */
+/** The binds of one carrier, not yet opened: call start(). */
 export function createCarrierBinds(
   settings: CarrierSettings,
-  deps: { logger: Logger; onDeliver: DeliverHandler },
+  deps: CarrierBindsDeps,
 ): CarrierBinds {
-  const { logger } = deps;
-  const limiter = new SubmitRateLimiter(settings.submitsPerSecond);
-  const modes: BindMode[] =
-    settings.bindMode === 'transceiver' ? ['transceiver'] : ['transmitter', 'receiver'];
-  const slots: BindSlot[] = [];
-  for (let i = 0; i < settings.binds; i++) {
-    for (const mode of modes) {
-      slots.push({
-        mode,
-        session: null,
-        backoff: new ReconnectBackoff(
-          settings.reconnect.initialDelayMs,
-          settings.reconnect.maxDelayMs,
-        ),
-        timer: null,
-        connecting: null,
-        upSince: 0,
+  return new Binds(settings, deps);
+}
+
+/** A submit waiting for the rate limit or a window slot. */
+interface WaitingSubmit {
+  readonly input: ShortMessageInput;
+  resolve(result: Promise<SubmitResult>): void;
+  reject(error: Error): void;
+}
+
+class Binds implements CarrierBinds {
+  readonly name: string;
+  /** Transceivers, or transmitters: the binds that submit. */
+  private readonly submitters: HeldBind[] = [];
+  /** Receivers in transmitter+receiver mode; empty for transceivers. */
+  private readonly receivers: HeldBind[] = [];
+  private readonly limiter: SubmitRateLimiter<WaitingSubmit>;
+  private readonly logger: Logger;
+  /** Where the search for the emptiest bind starts, turning, so that ties spread. */
+  private nextIndex = 0;
+  private wasUp = false;
+  private lastError: string | null = null;
+  private stopping: Promise<void> | null = null;
+
+  constructor(
+    private readonly settings: CarrierSettings,
+    deps: CarrierBindsDeps,
+  ) {
+    this.name = settings.name;
+    this.logger = deps.logger.child({ carrier: settings.name });
+    const now = deps.now ?? (() => performance.now());
+    this.limiter = new SubmitRateLimiter({
+      limitPerSecond: settings.submitsPerSecond,
+      now,
+      freeSlots: () => this.freeSlots(),
+      letGo: (waiter) => this.letGo(waiter),
+    });
+    const hold = (mode: BindMode, index: number) =>
+      new HeldBind({
+        label: `${mode} ${index + 1}`,
+        session: {
+          host: settings.host,
+          port: settings.port,
+          mode,
+          systemId: settings.systemId,
+          password: settings.password,
+          systemType: settings.systemType,
+          // No connect timeout of its own in the settings: an SMSC that takes longer than a
+          // response to accept a TCP connection would not answer the bind either.
+          connectTimeoutMs: settings.responseTimeoutMs,
+          responseTimeoutMs: settings.responseTimeoutMs,
+          windowSize: settings.windowSize,
+          enquireLinkIntervalMs: settings.enquireLinkIntervalMs,
+          onDeliver: deps.onDeliver,
+        },
+        reconnect: settings.reconnect,
+        logger: this.logger,
+        now,
+        onChange: () => this.bindChanged(),
+        onError: (message) => (this.lastError = message),
       });
+    const split = settings.bindMode === 'transmitter+receiver';
+    for (let i = 0; i < settings.binds; i++) {
+      this.submitters.push(hold(split ? 'transmitter' : 'transceiver', i));
+      if (split) this.receivers.push(hold('receiver', i));
     }
   }
-  const submitting = slots.filter((slot) => slot.mode !== 'receiver');
-  let stopped = false;
-  let lastError: string | null = null;
 
-  function open(slot: BindSlot): void {
-    slot.timer = null;
-    if (stopped) return;
-    const abort = new AbortController();
-    slot.connecting = abort;
-    connectSession(
-      {
-        host: settings.host,
-        port: settings.port,
-        mode: slot.mode,
-        systemId: settings.systemId,
-        password: settings.password,
-        systemType: settings.systemType,
-        windowSize: settings.windowSize,
-        responseTimeoutMs: settings.responseTimeoutMs,
-        enquireLinkIntervalMs: settings.enquireLinkIntervalMs,
-        connectTimeoutMs: settings.responseTimeoutMs,
-        onDeliver: deps.onDeliver,
-      },
-      abort.signal,
-    ).then(
-      (session) => {
-        slot.connecting = null;
-        if (stopped) {
-          void session.unbind(settings.responseTimeoutMs);
-          return;
-        }
-        slot.session = session;
-        slot.upSince = performance.now();
-        logger.info({ mode: slot.mode }, 'bind up');
-        void session.closed.then((close) => {
-          slot.session = null;
-          if (performance.now() - slot.upSince >= STABLE_MS) slot.backoff.reset();
-          if (!stopped) {
-            lastError = `bind closed: ${close.reason}`;
-            logger.info({ mode: slot.mode, reason: close.reason, err: close.error }, 'bind down');
-          }
-          reopenLater(slot);
-        });
-      },
-      (error: unknown) => {
-        slot.connecting = null;
-        if (stopped) return;
-        lastError = error instanceof Error ? error.message : String(error);
-        if (error instanceof BindRefusedError) {
-          logger.warn({ mode: slot.mode, commandStatus: error.commandStatus }, 'bind refused');
-        } else {
-          logger.info({ mode: slot.mode, err: error }, 'bind failed');
-        }
-        reopenLater(slot);
-      },
-    );
+  get up(): boolean {
+    return this.submitters.some((bind) => bind.session !== null);
   }
 
-  function reopenLater(slot: BindSlot): void {
-    if (stopped) return;
-    slot.timer = setTimeout(() => open(slot), slot.backoff.nextDelayMs());
+  start(): void {
+    if (this.stopping) return;
+    for (const bind of this.submitters) bind.start();
+    for (const bind of this.receivers) bind.start();
   }
 
-  /** The bound submitting session with the most room, or null. */
-  function pick(): SmppSession | null {
+  submit(input: ShortMessageInput): Promise<SubmitResult> {
+    const session = this.emptiestSession();
+    if (session === null) return Promise.reject(this.downError());
+    if (this.limiter.tryTake()) return session.submit(input);
+    return new Promise((resolve, reject) => this.limiter.wait({ input, resolve, reject }));
+  }
+
+  throttled(): void {
+    const before = this.limiter.ratePerSecond;
+    this.limiter.throttled();
+    const ratePerSecond = this.limiter.ratePerSecond;
+    if (ratePerSecond < before) this.logger.info({ ratePerSecond }, 'carrier throttled us');
+  }
+
+  stop(timeoutMs: number): Promise<void> {
+    if (this.stopping === null) {
+      const binds = [...this.submitters, ...this.receivers];
+      // Set first: a bind going down on the way finds the carrier stopping and says so.
+      this.stopping = Promise.all(binds.map((bind) => bind.stop(timeoutMs))).then(() => {
+        this.logger.info('carrier binds stopped');
+      });
+      this.failWaiting();
+    }
+    return this.stopping;
+  }
+
+  status(): CarrierStatus {
+    let bindsUp = 0;
+    let inFlight = 0;
+    let waiting = this.limiter.waiting;
+    for (const bind of this.submitters) {
+      const session = bind.session;
+      if (session === null) continue;
+      bindsUp++;
+      inFlight += session.inFlight;
+      waiting += session.waiting;
+    }
+    const receiving = this.receivers.length > 0 ? this.receivers : this.submitters;
+    return {
+      name: this.name,
+      bindsUp,
+      bindsWanted: this.settings.binds,
+      receiversUp: receiving.filter((bind) => bind.session !== null).length,
+      inFlight,
+      waiting,
+      submitsPerSecondLimit: this.settings.submitsPerSecond,
+      currentRatePerSecond: this.limiter.ratePerSecond,
+      lastError: this.lastError,
+    };
+  }
+
+  /**
+   * The bound session with the fewest submits in flight or waiting for its window; null when
+   * none is bound or the carrier is stopping. A loop over a handful of binds, no allocation: it
+   * runs for every submit.
+   */
+  private emptiestSession(): SmppSession | null {
+    if (this.stopping) return null;
+    const binds = this.submitters;
+    const count = binds.length;
+    const start = this.nextIndex;
+    this.nextIndex = start + 1 >= count ? 0 : start + 1;
     let best: SmppSession | null = null;
     let bestLoad = Infinity;
-    for (const slot of submitting) {
-      const session = slot.session;
-      if (!session?.bound) continue;
+    for (let i = 0; i < count; i++) {
+      const session = binds[(start + i) % count]!.session;
+      if (session === null) continue;
       const load = session.inFlight + session.waiting;
       if (load < bestLoad) {
         best = session;
         bestLoad = load;
+        if (load === 0) break;
       }
     }
     return best;
   }
 
-  function down(): CarrierDownError {
-    return new CarrierDownError(settings.name, stopped ? 'stopping' : (lastError ?? 'not bound'));
+  /** Its turn came: submitted at once, on the emptiest bind now (binds come and go meanwhile). */
+  private letGo(waiter: WaitingSubmit): void {
+    const session = this.emptiestSession();
+    if (session === null) waiter.reject(this.downError());
+    // Resolving with the session's promise settles as it settles, with no callback of ours.
+    else waiter.resolve(session.submit(waiter.input));
   }
 
-  return {
-    name: settings.name,
-    get up() {
-      return pick() !== null;
-    },
-    start() {
-      for (const slot of slots) if (!slot.session && !slot.connecting && !slot.timer) open(slot);
-    },
-    submit(input) {
-      if (stopped || !pick()) return Promise.reject(down());
-      const wait = limiter.take();
-      if (wait === null) return pick()!.submit(input);
-      return wait.then(() => {
-        const session = pick();
-        if (!session) throw down();
-        return session.submit(input);
-      });
-    },
-    throttled: () => limiter.throttled(),
-    async stop(timeoutMs) {
-      stopped = true;
-      limiter.failAll(down());
-      for (const slot of slots) {
-        if (slot.timer) clearTimeout(slot.timer);
-        slot.timer = null;
-        slot.connecting?.abort();
-      }
-      await Promise.all(slots.map((slot) => slot.session?.unbind(timeoutMs) ?? Promise.resolve()));
-    },
-    status() {
-      let inFlight = 0;
-      let waiting = limiter.waiting;
-      for (const slot of submitting) {
-        inFlight += slot.session?.inFlight ?? 0;
-        waiting += slot.session?.waiting ?? 0;
-      }
-      return {
-        name: settings.name,
-        bindsUp: submitting.filter((slot) => slot.session?.bound).length,
-        bindsWanted: submitting.length,
-        receiversUp: slots.filter((slot) => slot.mode === 'receiver' && slot.session?.bound).length,
-        inFlight,
-        waiting,
-        submitsPerSecondLimit: settings.submitsPerSecond,
-        currentRatePerSecond: Math.round(limiter.ratePerSecond),
-        lastError,
-      };
-    },
-  };
+  private failWaiting(): void {
+    const waiting = this.limiter.drain();
+    if (waiting.length === 0) return;
+    const error = this.downError();
+    for (const waiter of waiting) waiter.reject(error);
+  }
+
+  /** Submits the bound binds can send now: the free slots of their windows. */
+  private freeSlots(): number {
+    if (this.stopping) return 0;
+    let free = 0;
+    for (const bind of this.submitters) {
+      const session = bind.session;
+      if (session !== null)
+        free += Math.max(0, session.windowSize - session.inFlight - session.waiting);
+    }
+    return free;
+  }
+
+  /** When the last bind that can submit goes down, the waiting submits fail now. */
+  private bindChanged(): void {
+    const up = this.up;
+    if (up === this.wasUp) return;
+    this.wasUp = up;
+    if (this.stopping) return;
+    if (up) this.logger.info('carrier up');
+    else {
+      this.logger.info({ lastError: this.lastError }, 'carrier down');
+      this.failWaiting();
+    }
+  }
+
+  private downError(): CarrierDownError {
+    if (this.stopping) return new CarrierDownError(this.name, 'stopping');
+    return new CarrierDownError(this.name, this.lastError ?? 'not bound yet');
+  }
 }

@@ -3,9 +3,24 @@ import { describe, it } from 'node:test';
 import { FakeClock } from '../../test/support/fake-clock.js';
 import { SubmitRateLimiter } from './submit-rate-limiter.js';
 
-function limiterAt(limitPerSecond: number) {
+/** A limiter on a fake clock whose waiters are numbers, let go into `released`. */
+function limiterAt(limitPerSecond: number, freeSlots: () => number = () => Infinity) {
   const clock = new FakeClock();
-  return { clock, limiter: new SubmitRateLimiter(limitPerSecond, () => clock.now()) };
+  const released: number[] = [];
+  let onRelease: (() => void) | null = null;
+  const limiter = new SubmitRateLimiter<number>({
+    limitPerSecond,
+    now: () => clock.now(),
+    freeSlots,
+    letGo: (waiter) => {
+      released.push(waiter);
+      onRelease?.();
+    },
+  });
+  async function releasedCount(count: number): Promise<void> {
+    while (released.length < count) await new Promise<void>((resolve) => (onRelease = resolve));
+  }
+  return { clock, limiter, released, releasedCount };
 }
 
 function timers(): number {
@@ -14,48 +29,62 @@ function timers(): number {
 
 describe('SubmitRateLimiter', () => {
   it('lets a burst of 1/20 s go at once, then makes the next submit wait for its token', async () => {
-    const { clock, limiter } = limiterAt(100);
-    for (let i = 0; i < 5; i++) assert.equal(limiter.take(), null);
-    const sixth = limiter.take();
-    assert.ok(sixth instanceof Promise);
+    const { clock, limiter, released, releasedCount } = limiterAt(100);
+    for (let i = 0; i < 5; i++) assert.equal(limiter.tryTake(), true);
+    assert.equal(limiter.tryTake(), false);
+    limiter.wait(6);
     assert.equal(limiter.waiting, 1);
     clock.advance(10);
-    await sixth;
+    await releasedCount(1);
+    assert.deepEqual(released, [6]);
     assert.equal(limiter.waiting, 0);
   });
 
   it('lets waiters go in first-come order, with one timer for all of them', async () => {
-    const { clock, limiter } = limiterAt(1_000);
-    for (let i = 0; i < 50; i++) assert.equal(limiter.take(), null);
+    const { clock, limiter, released, releasedCount } = limiterAt(1_000);
+    for (let i = 0; i < 50; i++) assert.equal(limiter.tryTake(), true);
     const before = timers();
-    const order: number[] = [];
-    const waits = Array.from({ length: 100 }, (_, i) => limiter.take()!.then(() => order.push(i)));
+    for (let i = 0; i < 100; i++) limiter.wait(i);
     assert.equal(timers() - before, 1);
     // A token a millisecond, and the bucket holds 50: two turns of the clock let them all go.
     clock.advance(50);
-    await waits[49];
+    await releasedCount(50);
     assert.equal(limiter.waiting, 50);
     clock.advance(50);
-    await Promise.all(waits);
+    await releasedCount(100);
     assert.deepEqual(
-      order,
+      released,
       Array.from({ length: 100 }, (_, i) => i),
     );
     assert.equal(timers(), before);
   });
 
-  it('does not let a new submit pass a waiting one', async () => {
-    const { clock, limiter } = limiterAt(20);
-    assert.equal(limiter.take(), null);
-    const first = limiter.take();
-    assert.ok(first);
-    clock.advance(100);
-    // A token is there now, but it is the waiter's.
-    const second = limiter.take();
-    assert.ok(second instanceof Promise);
-    limiter.failAll(new Error('done'));
-    await assert.rejects(first, /done/);
-    await assert.rejects(second, /done/);
+  it('does not let a new submit pass a waiting one, and lets waiters go as new ones come', () => {
+    const { clock, limiter, released } = limiterAt(20);
+    assert.equal(limiter.tryTake(), true);
+    assert.equal(limiter.tryTake(), false);
+    limiter.wait(1);
+    clock.advance(50);
+    // A token is there now, but it is the waiter's: it goes as the next submit queues.
+    assert.equal(limiter.tryTake(), false);
+    limiter.wait(2);
+    assert.deepEqual(released, [1]);
+    assert.deepEqual(limiter.drain(), [2]);
+  });
+
+  it('holds submits while every window is full, without spending their tokens', async () => {
+    let room = 0;
+    const { limiter, released, releasedCount } = limiterAt(100, () => room);
+    assert.equal(limiter.tryTake(), false);
+    for (let i = 0; i < 5; i++) limiter.wait(i);
+    room = 2;
+    await releasedCount(2);
+    assert.deepEqual(released, [0, 1]);
+    // The clock has not moved: the burst of 5 tokens was kept for when the room came.
+    room = 3;
+    await releasedCount(5);
+    assert.deepEqual(released, [0, 1, 2, 3, 4]);
+    assert.equal(limiter.tryTake(), false);
   });
 
   it('halves the rate when throttled, at most once a second, and climbs back to the limit', () => {
@@ -91,29 +120,25 @@ describe('SubmitRateLimiter', () => {
     assert.equal(small.limiter.ratePerSecond, 1);
   });
 
-  it('makes submits wait longer once throttled', async () => {
+  it('makes submits wait longer once throttled', () => {
     const { clock, limiter } = limiterAt(100);
-    for (let i = 0; i < 5; i++) assert.equal(limiter.take(), null);
+    for (let i = 0; i < 5; i++) assert.equal(limiter.tryTake(), true);
     limiter.throttled();
-    const next = limiter.take()!;
-    // At 100/s one token took 10 ms; at 50/s 10 ms is not enough.
+    // At 100/s a token took 10 ms; at 50/s it takes 20.
     clock.advance(10);
-    let released = false;
-    void next.then(() => (released = true));
-    assert.equal(limiter.waiting, 1);
+    assert.equal(limiter.tryTake(), false);
     clock.advance(10);
-    await next;
-    assert.equal(released, true);
+    assert.equal(limiter.tryTake(), true);
   });
 
-  it('rejects every waiter on failAll and leaves no timer', async () => {
+  it('hands back every waiter on drain and leaves no timer', () => {
     const { limiter } = limiterAt(10);
     const before = timers();
-    limiter.take();
-    const waits = [limiter.take(), limiter.take()];
+    limiter.tryTake();
+    limiter.wait(1);
+    limiter.wait(2);
     assert.equal(timers() - before, 1);
-    limiter.failAll(new Error('carrier down'));
-    for (const wait of waits) await assert.rejects(wait!, /carrier down/);
+    assert.deepEqual(limiter.drain(), [1, 2]);
     assert.equal(timers(), before);
     assert.equal(limiter.waiting, 0);
   });

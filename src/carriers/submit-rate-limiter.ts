@@ -3,6 +3,13 @@
 // second), so a submit that finds a token costs a few arithmetic operations and no allocation;
 // one that must wait joins a FIFO, and one timer, armed for the head of that FIFO, serves them
 // all.
+//
+// A submit also waits here, without spending a token, while every window is full. Were it let go
+// into a session's queue instead, submits would pile up there while the SMSC is slow and leave
+// all at once when it catches up: over the rate, where the carrier counts. Waiting here, at most
+// the bucket's burst goes out at once. Nothing says when a window slot frees up (a callback per
+// submit would cost an allocation each), so waiters are looked at again on every new submit and,
+// by the timer, every ROOM_POLL_MS.
 import { performance } from 'node:perf_hooks';
 import { FifoQueue } from './fifo-queue.js';
 
@@ -18,32 +25,48 @@ const THROTTLE_SPACING_MS = 1_000;
 const RECOVERY_SHARE_PER_SECOND = 0.1;
 /** The rate never falls below this share of the limit (nor below 1 a second). */
 const FLOOR_SHARE = 0.01;
+/** How often waiters look for a free window slot while every window is full. */
+const ROOM_POLL_MS = 1;
 
-interface Waiter {
-  resolve(): void;
-  reject(error: Error): void;
+export interface SubmitRateLimiterOptions<W> {
+  readonly limitPerSecond: number;
+  /** Milliseconds, monotonic; tests pass a fake clock. */
+  readonly now?: () => number;
+  /** How many submits the windows of the bound binds can take now; default no bound. */
+  readonly freeSlots?: () => number;
+  /**
+   * A waiter's turn has come: submit it now, synchronously, so that the next freeSlots() counts
+   * it.
+   */
+  readonly letGo: (waiter: W) => void;
 }
 
-export class SubmitRateLimiter {
+/** Gates submits by tokens and window room; `W` is whatever a waiting submit is to its owner. */
+export class SubmitRateLimiter<W> {
+  readonly limitPerSecond: number;
+  private readonly now: () => number;
+  private readonly freeSlots: () => number;
+  private readonly letGo: (waiter: W) => void;
   private readonly floorPerSecond: number;
   private tokens: number;
   private refilledAt: number;
   /** The rate set by the last throttle; the rate now is this plus what it has since climbed. */
   private rateAtThrottle: number;
   private throttledAt = -Infinity;
-  private readonly waiters = new FifoQueue<Waiter>();
+  private readonly waiters = new FifoQueue<W>();
   private timer: NodeJS.Timeout | null = null;
 
-  /** `now` in milliseconds, monotonic; tests pass a fake clock. */
-  constructor(
-    readonly limitPerSecond: number,
-    private readonly now: () => number = () => performance.now(),
-  ) {
+  constructor(options: SubmitRateLimiterOptions<W>) {
+    const limitPerSecond = options.limitPerSecond;
     if (!(limitPerSecond > 0)) throw new RangeError(`submits per second must be > 0`);
+    this.limitPerSecond = limitPerSecond;
+    this.now = options.now ?? (() => performance.now());
+    this.freeSlots = options.freeSlots ?? (() => Infinity);
+    this.letGo = options.letGo;
     this.floorPerSecond = Math.min(limitPerSecond, Math.max(1, limitPerSecond * FLOOR_SHARE));
     this.rateAtThrottle = limitPerSecond;
     this.tokens = burstOf(limitPerSecond);
-    this.refilledAt = now();
+    this.refilledAt = this.now();
   }
 
   /** Submits allowed per second now: the limit, or less after throttled() while it climbs back. */
@@ -57,22 +80,23 @@ export class SubmitRateLimiter {
   }
 
   /**
-   * Takes the token of one submit. Returns null when it may go at once (the hot path: no promise
-   * made), else a promise that resolves in first-come order once a token is there, or rejects
-   * with the error given to failAll().
+   * Takes a token for a submit that goes now, if nobody waits and there is a token and a window
+   * slot: the hot path, no allocation. Otherwise false: wait() with it.
    */
-  take(): Promise<void> | null {
-    if (this.waiters.length === 0) {
-      this.refill(this.now());
-      if (this.tokens >= 1) {
-        this.tokens -= 1;
-        return null;
-      }
-    }
-    return new Promise((resolve, reject) => {
-      this.waiters.push({ resolve, reject });
-      if (this.timer === null) this.arm();
-    });
+  tryTake(): boolean {
+    if (this.waiters.length > 0) return false;
+    this.refill(this.now());
+    if (this.tokens < 1 || this.freeSlots() <= 0) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  /** Queues a submit; letGo gets it, in first-come order, once a token and a slot are there. */
+  wait(waiter: W): void {
+    this.waiters.push(waiter);
+    // A new submit often comes as an answer frees a slot: a good moment to look.
+    if (this.waiters.length > 1) this.letWaitersGo();
+    if (this.timer === null && this.waiters.length > 0) this.arm();
   }
 
   /**
@@ -88,11 +112,11 @@ export class SubmitRateLimiter {
     this.tokens = Math.min(this.tokens, burstOf(this.rateAtThrottle));
   }
 
-  /** Rejects every waiting submit with `error` and stops the timer. */
-  failAll(error: Error): void {
+  /** Stops the timer and hands back every waiting submit, in order, for its owner to fail. */
+  drain(): W[] {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    for (const waiter of this.waiters.drain()) waiter.reject(error);
+    return this.waiters.drain();
   }
 
   /** Additive increase: a second after the last throttle, the rate climbs back to the limit. */
@@ -116,24 +140,33 @@ export class SubmitRateLimiter {
     );
   }
 
-  /** One timer, for when the head waiter's token will be there. */
+  /** Lets as many waiters go, in order, as there are tokens and free window slots. */
+  private letWaitersGo(): void {
+    this.refill(this.now());
+    if (this.tokens < 1) return;
+    // Counted once: each letGo submits at once, so it is one slot fewer.
+    let room = this.freeSlots();
+    while (this.tokens >= 1 && room > 0) {
+      const waiter = this.waiters.shift();
+      if (waiter === undefined) return;
+      this.tokens -= 1;
+      room -= 1;
+      this.letGo(waiter);
+    }
+  }
+
+  /** One timer, for when the head waiter's token will be there, or to look for room again. */
   private arm(): void {
     const now = this.now();
     this.refill(now);
-    const delayMs = ((1 - this.tokens) * 1000) / this.rateAt(now);
-    this.timer = setTimeout(this.release, Math.max(1, Math.ceil(delayMs)));
+    const tokenInMs = ((1 - this.tokens) * 1000) / this.rateAt(now);
+    const delayMs = this.tokens >= 1 ? ROOM_POLL_MS : Math.ceil(tokenInMs);
+    this.timer = setTimeout(this.onTimer, Math.max(1, delayMs));
   }
 
-  /** Lets as many waiters go, in order, as there are tokens; the timer's callback. */
-  private readonly release = (): void => {
+  private readonly onTimer = (): void => {
     this.timer = null;
-    this.refill(this.now());
-    while (this.tokens >= 1) {
-      const waiter = this.waiters.shift();
-      if (!waiter) break;
-      this.tokens -= 1;
-      waiter.resolve();
-    }
+    this.letWaitersGo();
     if (this.waiters.length > 0) this.arm();
   };
 }
