@@ -13,6 +13,7 @@ import { benchEngine, createBenchDatabase } from './support/bench-database.js';
 import { HttpClient } from './support/http-client.js';
 import { startNokServer } from './support/nok-process.js';
 import { machineCaveat, record } from './support/report.js';
+import { kannelDeliverySeconds } from './support/kannel-reference.js';
 import { startSmscProcess } from './support/smsc-process.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,8 @@ const BENCH = 'delivery';
 const NUMBERS = Number(process.env.NOK_BENCH_DELIVERY_NUMBERS ?? 100_000);
 const POLL_MS = 100;
 const TIMEOUT_MS = 10 * 60_000;
+/** Binds of Nok, and of Kannel in the reference run: 4 × a window of 100. */
+const BINDS = 4;
 
 const { engine, pgUrl } = benchEngine();
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
@@ -42,7 +45,7 @@ writeFileSync(
         port: smsc.port,
         systemId: 'nok',
         password: 'nok',
-        binds: 4,
+        binds: BINDS,
         windowSize: 100,
         submitsPerSecond: 100_000,
       },
@@ -83,7 +86,8 @@ try {
     );
     summary = Object.fromEntries(page.summary.map((s) => [s.status, s.count]));
     pending = summary.pending ?? 0;
-    if (process.env.NOK_BENCH_TRACE) console.log(JSON.stringify(await client.getJson("/status")), pending);
+    if (process.env.NOK_BENCH_TRACE)
+      console.log(JSON.stringify(await client.getJson('/status')), pending);
   }
   const seconds = (nowMs() - start) / 1000;
   record({
@@ -103,6 +107,34 @@ try {
     note: 'send request → last status stored',
   });
   client.close();
+
+  // The reference: Kannel through the same SMSC, as many binds, the same number of recipients.
+  if (process.env.NOK_BENCH_KANNEL !== 'off') {
+    const kannelSeconds = await kannelDeliverySeconds({
+      smscPort: smsc.port,
+      numbers: NUMBERS,
+      binds: BINDS,
+      timeoutMs: TIMEOUT_MS,
+    });
+    const kannelRate = NUMBERS / kannelSeconds;
+    record({
+      bench: BENCH,
+      engine,
+      metric: 'Kannel 1.4.5, same load and SMSC',
+      value: kannelRate,
+      unit: 'msg/s',
+      note: `${kannelSeconds.toFixed(1)} s, first sendsms → last DLR`,
+    });
+    record({
+      bench: BENCH,
+      engine,
+      metric: 'Nok ÷ Kannel',
+      value: NUMBERS / seconds / kannelRate,
+      unit: '×',
+      target: '≥ 3',
+      met: NUMBERS / seconds / kannelRate >= 3,
+    });
+  }
 } finally {
   await server.stop();
   await smsc.stop();
