@@ -30,6 +30,9 @@ async function startNok(db: TestDatabase): Promise<Started> {
     NOK_PORT: String(port),
     NOK_LOG_LEVEL: 'info',
     NOK_DEMO_CREDITS: String(DEMO_CREDITS),
+    // The built-in SMSC on a free port; a receipt at once for every part.
+    NOK_SMSC_PORT: '0',
+    NOK_SMSC_OPTIONS: '{"preset":"happy"}',
   });
   let stdout = '';
   let stderr = '';
@@ -100,6 +103,18 @@ for (const engine of testEngines()) {
       assert.equal(sent.status, 200, JSON.stringify(answer));
       assert.equal(answer.cost, 1);
       assert.equal(answer.balance, DEMO_CREDITS - 1);
+
+      // Delivered for real: the built-in SMSC is the carrier, and its receipt comes back.
+      const { uuid } = answer as unknown as { uuid: string };
+      const deadline = Date.now() + 20_000;
+      let message: { status: string; drSummary?: Record<string, number> } = { status: '' };
+      while (message.drSummary?.success !== 1 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const response = await fetch(`${started.url}/api/v2/sms/${uuid}`, { headers });
+        message = (await response.json()) as typeof message;
+      }
+      assert.equal(message.status, 'sent');
+      assert.equal(message.drSummary?.success, 1, JSON.stringify(message));
 
       const docs = await fetch(`${started.url}/docs`);
       assert.equal(docs.status, 200);
