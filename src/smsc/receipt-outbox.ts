@@ -26,6 +26,13 @@ export interface PendingReceipt {
   readonly destAddrNpi: number;
   readonly submittedAtMs: number;
   readonly text: string;
+  /**
+   * The bind that submitted the part. A transceiver gets its receipts back on itself, behind the
+   * submit_sm_resp on the same stream: on another bind a receipt can overtake that answer in a
+   * client that reads each bind on a thread of its own (Kannel), which then finds no message
+   * for it and drops it.
+   */
+  readonly origin: SmscConnection | null;
   attempts: number;
   /** Where, as what and when it was last sent, while waiting for the deliver_sm_resp. */
   connection: SmscConnection | null;
@@ -36,15 +43,21 @@ export interface PendingReceipt {
 }
 
 /**
- * Delivers receipts to the receiver and transceiver binds of their system_id, round robin, at
- * most RECEIPT_WINDOW unacknowledged per bind. A receipt with nowhere to go waits in its
- * system_id's queue until a receiver binds or a window opens; one without its deliver_sm_resp
- * after `retryIntervalMs` is sent again, up to `maxAttempts` sends in all. The windows bound what
- * awaits an answer, so one periodic sweep over them finds the overdue receipts: no timer per
- * receipt, and an acknowledged receipt is garbage at once.
+ * Delivers receipts, at most RECEIPT_WINDOW unacknowledged per bind: a part submitted on a
+ * transceiver gets its receipt on that same bind, after the submit_sm_resp (see
+ * PendingReceipt.origin), waiting for room in its window; any other receipt (its part came from a
+ * transmitter, or its transceiver is gone) goes to the receiver and transceiver binds of its
+ * system_id, round robin, and waits in the system_id's queue until a receiver binds or a window
+ * opens. One without its deliver_sm_resp after `retryIntervalMs` is sent again, up to
+ * `maxAttempts` sends in all. The windows bound what awaits an answer, so one periodic sweep over
+ * them finds the overdue receipts: no timer per receipt, and an acknowledged receipt is garbage
+ * at once. After every step a bind with room in its window has nothing left to take.
  */
 export class ReceiptOutbox {
+  /** Receipts any receiver bind of the system_id may take. */
   private readonly queues = new Map<string, ReceiptQueue>();
+  /** Receipts waiting for room on the transceiver that submitted their part. */
+  private readonly ownQueues = new Map<SmscConnection, ReceiptQueue>();
   private readonly receivers = new Map<string, SmscConnection[]>();
   /** Where each system_id's round robin resumes. */
   private readonly turns = new Map<string, number>();
@@ -61,8 +74,14 @@ export class ReceiptOutbox {
   ) {}
 
   enqueue(receipt: PendingReceipt): void {
-    this.queueOf(receipt.systemId).push(receipt);
     this.stats.receiptsQueued += 1;
+    const origin = receipt.origin;
+    if (origin !== null && takesOwnReceipts(origin, receipt.systemId)) {
+      this.ownQueueOf(origin).push(receipt);
+      this.fill(origin);
+      return;
+    }
+    this.queueOf(receipt.systemId).push(receipt);
     this.pump(receipt.systemId);
   }
 
@@ -71,7 +90,7 @@ export class ReceiptOutbox {
     const list = this.receivers.get(systemId) ?? [];
     list.push(connection);
     this.receivers.set(systemId, list);
-    this.pump(systemId);
+    this.fill(connection);
   }
 
   /** A deliver_sm_resp: settled when OK; otherwise the retry sends the receipt again. */
@@ -82,10 +101,13 @@ export class ReceiptOutbox {
     receipt.connection = null;
     this.stats.receiptsAcknowledged += 1;
     receipt.onSettled?.();
-    this.pump(receipt.systemId);
+    this.fill(connection);
   }
 
-  /** The connection is gone: what it had not acknowledged goes back to the front of the queue. */
+  /**
+   * The bind is gone: what it had not acknowledged, then what waited for it, goes to the front of
+   * its system_id's queue, for the other binds.
+   */
   connectionClosed(connection: SmscConnection): void {
     if (connection.systemId === null || !connection.canReceive) return;
     const list = this.receivers.get(connection.systemId);
@@ -98,50 +120,72 @@ export class ReceiptOutbox {
     const unacknowledged = [...connection.awaitingAck.values()];
     connection.awaitingAck.clear();
     this.connectionsAwaiting.delete(connection);
-    const queue = this.queueOf(connection.systemId);
-    for (const receipt of unacknowledged.reverse()) {
-      receipt.connection = null;
-      queue.unshift(receipt);
-      this.stats.receiptsQueued += 1;
-    }
+    for (const receipt of unacknowledged) receipt.connection = null;
+    this.stats.receiptsQueued += unacknowledged.length;
+    const waiting = this.ownQueues.get(connection)?.toArray() ?? [];
+    this.ownQueues.delete(connection);
+    this.queueOf(connection.systemId).prepend([...unacknowledged, ...waiting]);
     this.pump(connection.systemId);
   }
 
   close(): void {
     this.stopSweeping();
     this.queues.clear();
+    this.ownQueues.clear();
     this.receivers.clear();
   }
 
+  /** Round robin over the system_id's binds with room in their window, until nothing is left. */
   private pump(systemId: string): void {
-    const queue = this.queues.get(systemId);
     const receivers = this.receivers.get(systemId);
-    if (queue === undefined || receivers === undefined) return;
+    if (receivers === undefined || !this.queues.has(systemId)) return;
     let idle = 0;
     let turn = this.turns.get(systemId) ?? 0;
-    // Round robin over the binds with room in their window, until the queue or the room runs out.
-    while (queue.length > 0 && idle < receivers.length) {
+    while (idle < receivers.length) {
       const connection = receivers[turn++ % receivers.length]!;
-      if (connection.closed || connection.awaitingAck.size >= RECEIPT_WINDOW) {
-        idle++;
-        continue;
-      }
-      idle = 0;
-      const receipt = queue.shift()!;
-      this.stats.receiptsQueued -= 1;
-      if (receipt.attempts >= this.maxAttempts) {
-        this.stats.receiptsDropped += 1;
-        this.logger.warn(
-          { systemId, messageId: receipt.messageId, attempts: receipt.attempts },
-          'receipt dropped: no deliver_sm_resp after every attempt',
-        );
-        receipt.onSettled?.();
-        continue;
-      }
-      this.send(receipt, connection);
+      if (this.sendNext(connection)) idle = 0;
+      else idle++;
     }
     this.turns.set(systemId, turn % receivers.length);
-    if (queue.length === 0) this.queues.delete(systemId);
+  }
+
+  /** Sends to one bind while it has room and a receipt to take. */
+  private fill(connection: SmscConnection): void {
+    while (this.sendNext(connection));
+  }
+
+  /**
+   * Sends the bind's next receipt, from its own queue first, then its system_id's; false when
+   * its window is full or both are empty. A receipt past its attempts is dropped instead.
+   */
+  private sendNext(connection: SmscConnection): boolean {
+    const systemId = connection.systemId;
+    if (connection.closed || systemId === null || connection.awaitingAck.size >= RECEIPT_WINDOW) {
+      return false;
+    }
+    const receipt =
+      this.takeFrom(this.ownQueues, connection) ?? this.takeFrom(this.queues, systemId);
+    if (receipt === undefined) return false;
+    this.stats.receiptsQueued -= 1;
+    if (receipt.attempts >= this.maxAttempts) {
+      this.stats.receiptsDropped += 1;
+      this.logger.warn(
+        { systemId, messageId: receipt.messageId, attempts: receipt.attempts },
+        'receipt dropped: no deliver_sm_resp after every attempt',
+      );
+      receipt.onSettled?.();
+      return true;
+    }
+    this.send(receipt, connection);
+    return true;
+  }
+
+  private takeFrom<K>(queues: Map<K, ReceiptQueue>, key: K): PendingReceipt | undefined {
+    const queue = queues.get(key);
+    if (queue === undefined) return undefined;
+    const receipt = queue.shift();
+    if (queue.length === 0) queues.delete(key);
+    return receipt;
   }
 
   private send(receipt: PendingReceipt, connection: SmscConnection): void {
@@ -161,7 +205,10 @@ export class ReceiptOutbox {
     );
   }
 
-  /** Puts receipts unanswered for retryIntervalMs back at the front of their queues. */
+  /**
+   * Puts receipts unanswered for retryIntervalMs back at the front of their queues: a
+   * transceiver's own receipt in its own, any other in its system_id's.
+   */
   private sweep(): void {
     const overdueBefore = this.now() - this.retryIntervalMs;
     const touched = new Set<string>();
@@ -170,13 +217,17 @@ export class ReceiptOutbox {
         if (receipt.sentAtMs > overdueBefore) continue;
         connection.awaitingAck.delete(sequenceNumber);
         receipt.connection = null;
-        this.queueOf(receipt.systemId).unshift(receipt);
+        const own = receipt.origin === connection;
+        (own ? this.ownQueueOf(connection) : this.queueOf(receipt.systemId)).unshift(receipt);
         this.stats.receiptsQueued += 1;
         touched.add(receipt.systemId);
       }
       if (connection.awaitingAck.size === 0) this.connectionsAwaiting.delete(connection);
     }
-    for (const systemId of touched) this.pump(systemId);
+    for (const systemId of touched) {
+      for (const connection of this.receivers.get(systemId) ?? []) this.fill(connection);
+      this.pump(systemId);
+    }
     if (this.connectionsAwaiting.size === 0) this.stopSweeping();
   }
 
@@ -194,6 +245,20 @@ export class ReceiptOutbox {
     }
     return queue;
   }
+
+  private ownQueueOf(connection: SmscConnection): ReceiptQueue {
+    let queue = this.ownQueues.get(connection);
+    if (queue === undefined) {
+      queue = new ReceiptQueue();
+      this.ownQueues.set(connection, queue);
+    }
+    return queue;
+  }
+}
+
+/** Whether the bind that submitted a part is still there to take its receipt. */
+function takesOwnReceipts(connection: SmscConnection, systemId: string): boolean {
+  return !connection.closed && connection.systemId === systemId && connection.canReceive;
 }
 
 /** A deque: shift and push in O(1) at hundreds of thousands of waiting receipts. */
@@ -212,6 +277,17 @@ class ReceiptQueue {
   unshift(receipt: PendingReceipt): void {
     if (this.head > 0) this.items[--this.head] = receipt;
     else this.items.unshift(receipt);
+  }
+
+  /** Puts `receipts`, in their order, ahead of everything queued. */
+  prepend(receipts: readonly PendingReceipt[]): void {
+    if (receipts.length === 0) return;
+    this.items = [...receipts, ...this.items.slice(this.head)];
+    this.head = 0;
+  }
+
+  toArray(): PendingReceipt[] {
+    return this.items.slice(this.head) as PendingReceipt[];
   }
 
   shift(): PendingReceipt | undefined {

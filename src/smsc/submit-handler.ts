@@ -120,6 +120,7 @@ export class SubmitHandler {
       destAddrNpi: pdu.sourceAddrNpi,
       submittedAtMs: this.now(),
       text: text.slice(0, 21),
+      origin: connection,
       attempts: 0,
       connection: null,
       sequenceNumber: 0,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { encodeMessageText } from '../../src/carriers/smpp/message-text.js';
-import { TlvTag, type DeliverSmPdu } from '../../src/carriers/smpp/pdu.js';
+import { TlvTag, type DeliverSmPdu, type Pdu } from '../../src/carriers/smpp/pdu.js';
 import { receiptOf } from '../../src/carriers/smpp/receipt-of.js';
 import { findTlv, readCStringTlv, readIntegerTlv } from '../../src/carriers/smpp/tlv.js';
 import { startSmsc, type RunningSmsc } from '../../src/smsc/start-smsc.js';
@@ -170,6 +170,83 @@ describe('SMSC simulator: receipts', () => {
     assert.equal(receiptOf(c.received[receiptAt] as DeliverSmPdu)!.messageId, response.messageId);
   });
 
+  it('sends a transceiver its own receipts, each after its submit_sm_resp, with other binds open', async () => {
+    // A client with several binds (Kannel) matches a receipt to the message id its submitting
+    // bind learnt from the submit_sm_resp; on another bind the receipt can overtake that answer.
+    await start();
+    const binds = await Promise.all([1, 2, 3, 4].map(() => bound()));
+    const responses = await Promise.all(
+      binds.map((c, b) =>
+        Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            c.submit({ destinationAddr: `6681${b}${String(i).padStart(6, '0')}` }),
+          ),
+        ),
+      ),
+    );
+    await Promise.all(binds.map(roundTrip));
+    for (const [b, c] of binds.entries()) {
+      const ids = responses[b]!.map((r) => r.messageId);
+      const receipts = c.received.filter((p) => p.command === 'deliver_sm');
+      assert.deepEqual(receipts.map((r) => receiptOf(r)!.messageId).sort(), [...ids].sort());
+      for (const receipt of receipts) {
+        const id = receiptOf(receipt)!.messageId;
+        const responseAt = c.received.findIndex(
+          (p) => p.command === 'submit_sm_resp' && p.messageId === id,
+        );
+        assert.ok(responseAt < c.received.indexOf(receipt), `receipt ${id} before its response`);
+      }
+    }
+  });
+
+  it('keeps the receipts of a transceiver for it while its window is full, not on another bind', async () => {
+    await start();
+    const submitter = await bound();
+    const other = await bound();
+    submitter.autoAck = false;
+    const responses = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        submitter.submit({ destinationAddr: `66812${String(i).padStart(6, '0')}` }),
+      ),
+    );
+    await Promise.all([submitter, other].map(roundTrip));
+    const first = submitter.received.filter((p) => p.command === 'deliver_sm');
+    assert.equal(first.length, 100, 'a window of 100 unacknowledged receipts');
+    assert.equal(other.received.filter((p) => p.command === 'deliver_sm').length, 0);
+    assert.equal(smsc!.stats.receiptsQueued, 50);
+
+    for (const receipt of first) submitter.write(deliverSmResp(receipt.sequenceNumber));
+    const receipts = await submitter.receipts(150);
+    assert.deepEqual(
+      receipts.map((r) => receiptOf(r)!.messageId).sort(),
+      responses.map((r) => r.messageId).sort(),
+    );
+    await roundTrip(other);
+    assert.equal(other.received.filter((p) => p.command === 'deliver_sm').length, 0);
+  });
+
+  it('sends the receipts of a transceiver on another bind once it closes, sent or waiting', async () => {
+    await start();
+    const submitter = await bound();
+    const other = await bound();
+    submitter.autoAck = false;
+    const responses = await Promise.all(
+      Array.from({ length: 101 }, (_, i) =>
+        submitter.submit({ destinationAddr: `66812${String(i).padStart(6, '0')}` }),
+      ),
+    );
+    await Promise.all([submitter, other].map(roundTrip));
+    assert.equal(submitter.received.filter((p) => p.command === 'deliver_sm').length, 100);
+    assert.equal(other.received.filter((p) => p.command === 'deliver_sm').length, 0);
+    await submitter.close();
+    const receipts = await other.receipts(101);
+    assert.deepEqual(
+      receipts.map((r) => receiptOf(r)!.messageId).sort(),
+      responses.map((r) => r.messageId).sort(),
+    );
+    assert.equal(smsc!.stats.receiptsResent, 100);
+  });
+
   it('quotes the decoded text of a UCS-2 part with its UDH removed', async () => {
     await start();
     const c = await bound();
@@ -184,3 +261,16 @@ describe('SMSC simulator: receipts', () => {
     assert.match(receipt!.shortMessage.toString('latin1'), /text:r\?\?e Gr\?\?e Gr\?\?e Gr\?$/);
   });
 });
+
+/** An enquire_link answered: whatever the SMSC wrote on this bind before it has arrived. */
+async function roundTrip(c: RawSmppClient): Promise<void> {
+  await c.request((sequenceNumber) => ({
+    command: 'enquire_link',
+    commandStatus: 0,
+    sequenceNumber,
+  }));
+}
+
+function deliverSmResp(sequenceNumber: number): Pdu {
+  return { command: 'deliver_sm_resp', commandStatus: 0, sequenceNumber, messageId: '' };
+}
