@@ -78,9 +78,14 @@ export function openPostgres(url: string, options: OpenDatabaseOptions = {}): Da
   return { db, engine, delivery: postgresDeliveryStore(pool), close: () => db.destroy() };
 }
 
+/** Materialisers of one message take turns on this advisory lock (classid, message id). */
+const MATERIALISE_LOCK_CLASS = 727_002;
+
 /**
- * The UPDATE runs first: its row lock on the message makes a second materialiser wait, then
- * see `materialised_upto` moved and write nothing. Rows go in through COPY.
+ * Materialisers of one message take turns on an advisory lock, check `materialised_upto`, COPY
+ * the rows, and only then advance `materialised_upto`: the message row is locked for that last
+ * statement alone, not for the whole COPY, so dispatchers carving chunks from the same message
+ * (an UPDATE of its row) are not held up while its recipients are written.
  */
 async function insertChunk(
   pool: pg.Pool,
@@ -93,11 +98,15 @@ async function insertChunk(
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const advanced = await client.query(
-      'UPDATE messages SET materialised_upto = $1 WHERE id = $2 AND materialised_upto = $3',
-      [toSeq, messageId, fromSeq],
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [
+      MATERIALISE_LOCK_CLASS,
+      messageId % 2 ** 31,
+    ]);
+    const current = await client.query<{ materialised_upto: number }>(
+      'SELECT materialised_upto FROM messages WHERE id = $1',
+      [messageId],
     );
-    if (advanced.rowCount === 0) {
+    if (current.rows[0]?.materialised_upto !== fromSeq) {
       await client.query('ROLLBACK');
       return false;
     }
@@ -107,6 +116,10 @@ async function insertChunk(
       ),
     );
     await pipeline(Readable.from(copyLines(messageId, rows, nowMs)), copy);
+    await client.query('UPDATE messages SET materialised_upto = $1 WHERE id = $2', [
+      toSeq,
+      messageId,
+    ]);
     await client.query('COMMIT');
     return true;
   } catch (error) {
