@@ -1,5 +1,6 @@
-// kannel.conf for one bearerbox with one SMPP connection to our SMSC, and one smsbox taking
-// sendsms requests: everything on 127.0.0.1, logs in the test's temp dir, no message store.
+// kannel.conf for one bearerbox with one or more SMPP connections to our SMSC (smsc groups sharing
+// one smsc-id), and one smsbox taking sendsms requests: everything on 127.0.0.1, logs in the
+// test's temp dir, no message store.
 import { join } from 'node:path';
 
 export interface KannelPorts {
@@ -20,14 +21,18 @@ export interface KannelTuning {
 }
 
 /** The interop test's tuning: one bind, every PDU in the log, a keep-alive every second. */
-const TEST_TUNING: KannelTuning = { logLevel: 0, binds: 1, enquireLinkIntervalSeconds: 1 };
+export const KANNEL_TEST_TUNING: KannelTuning = {
+  logLevel: 0,
+  binds: 1,
+  enquireLinkIntervalSeconds: 1,
+};
 
 /** The config text; `dir` holds the log files. */
 export function kannelConfig(
   dir: string,
   smscPort: number,
   ports: KannelPorts,
-  tuning: KannelTuning = TEST_TUNING,
+  tuning: KannelTuning = KANNEL_TEST_TUNING,
 ): string {
   const smsc = smscGroup(smscPort, tuning.enquireLinkIntervalSeconds);
   return `

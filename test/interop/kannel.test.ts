@@ -1,20 +1,24 @@
 // Our SMSC simulator against an SMPP client we did not write: Kannel's bearerbox (Debian package
-// kannel) binds to it as a transceiver, smsbox takes HTTP sendsms requests, and every message's
-// delivery report travels back as our receipt → Kannel's DLR → an HTTP call to the test's dlr-url.
+// kannel) binds to it as a transceiver (once, then twice), smsbox takes HTTP sendsms requests, and
+// every message's delivery report travels back as our receipt → Kannel's DLR → an HTTP call to
+// the test's dlr-url.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
-import { startSmsc } from '../../src/smsc/start-smsc.js';
+import { describe, it, type TestContext } from 'node:test';
+import type { SmscOptions } from '../../src/smsc/smsc-options.js';
+import { startSmsc, type RunningSmsc } from '../../src/smsc/start-smsc.js';
 import { freePort } from '../support/free-port.js';
 import {
   KANNEL_ADMIN_PASSWORD,
+  KANNEL_TEST_TUNING,
   SENDSMS_USER,
   kannelConfig,
   type KannelPorts,
+  type KannelTuning,
 } from './kannel-config.js';
 import { PeerProcess } from './peer-process.js';
 import { requireCommand } from './require-command.js';
@@ -98,61 +102,82 @@ function sendsmsUrl(ports: KannelPorts, dlrPort: number, batch: Batch, index: nu
   return `http://127.0.0.1:${ports.sendsms}/cgi-bin/sendsms?${query}`;
 }
 
+interface KannelRig {
+  readonly smsc: RunningSmsc;
+  readonly receiver: { port: number; dlrs: Dlr[] };
+  readonly ports: KannelPorts;
+  readonly dir: string;
+  /** The last lines of Kannel's logs, for a failure message. */
+  readonly logs: () => string;
+}
+
+/**
+ * Our SMSC (receipts 200 ms after the submit unless `smscOptions` say otherwise), a DLR
+ * receiver, and Kannel's bearerbox bound to the SMSC `tuning.binds` times as a transceiver, with
+ * its smsbox connected; all stopped after the test.
+ */
+async function startKannel(
+  t: TestContext,
+  tuning: KannelTuning,
+  smscOptions: SmscOptions = {},
+): Promise<KannelRig> {
+  const bearerboxCommand = requireCommand('bearerbox', 'kannel');
+  const smsboxCommand = requireCommand('smsbox', 'kannel');
+  const cleanups: (() => Promise<unknown>)[] = [];
+  t.after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  const dir = await mkdtemp(join(tmpdir(), 'nok-kannel-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const smsc = await startSmsc({
+    preset: 'happy',
+    messageIdFormat: 'hex',
+    receiptDelayMs: 200,
+    recordSubmits: true,
+    ...smscOptions,
+  });
+  cleanups.push(() => smsc.close());
+  const receiver = await startDlrReceiver();
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        receiver.server.close(resolve);
+        receiver.server.closeAllConnections();
+      }),
+  );
+
+  const ports = { admin: await freePort(), smsbox: await freePort(), sendsms: await freePort() };
+  const configFile = join(dir, 'kannel.conf');
+  await writeFile(configFile, kannelConfig(dir, smsc.port, ports, tuning));
+  const logs = () => kannelLogs(dir);
+
+  // -v 3: errors only on stderr; the log files in `dir` have the rest.
+  const bearerbox = await PeerProcess.start('bearerbox', bearerboxCommand, ['-v', '3', configFile]);
+  cleanups.push(() => bearerbox.stop());
+  await waitUntil(
+    () => smsc.stats.binds.transceiver >= tuning.binds || !bearerbox.running,
+    STARTUP_MS,
+    () =>
+      `${smsc.stats.binds.transceiver} of ${tuning.binds} binds from bearerbox\n${bearerbox.output()}\n${logs()}`,
+  );
+  assert.ok(bearerbox.running, `bearerbox ended:\n${bearerbox.output()}\n${logs()}`);
+  assert.equal(smsc.stats.bindsRefused, 0);
+
+  const smsbox = await PeerProcess.start('smsbox', smsboxCommand, ['-v', '3', configFile]);
+  cleanups.push(() => smsbox.stop());
+  await waitUntil(
+    async () => (await kannelStatus(ports)).includes('<type>smsbox</type>') || !smsbox.running,
+    STARTUP_MS,
+    () => `smsbox not connected to bearerbox\n${smsbox.output()}\n${logs()}`,
+  );
+  assert.ok(smsbox.running, `smsbox ended:\n${smsbox.output()}\n${logs()}`);
+  return { smsc, receiver, ports, dir, logs };
+}
+
 describe('Kannel (bearerbox and smsbox) against our SMSC', () => {
   it('sends 100 messages over SMPP and reports a delivered DLR for each', async (t) => {
-    const bearerboxCommand = requireCommand('bearerbox', 'kannel');
-    const smsboxCommand = requireCommand('smsbox', 'kannel');
-    const cleanups: (() => Promise<unknown>)[] = [];
-    t.after(async () => {
-      for (const cleanup of cleanups.reverse()) await cleanup();
-    });
-
-    const dir = await mkdtemp(join(tmpdir(), 'nok-kannel-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const smsc = await startSmsc({
-      preset: 'happy',
-      messageIdFormat: 'hex',
-      receiptDelayMs: 200,
-      recordSubmits: true,
-    });
-    cleanups.push(() => smsc.close());
-    const receiver = await startDlrReceiver();
-    cleanups.push(
-      () =>
-        new Promise((resolve) => {
-          receiver.server.close(resolve);
-          receiver.server.closeAllConnections();
-        }),
-    );
-
-    const ports = { admin: await freePort(), smsbox: await freePort(), sendsms: await freePort() };
-    const configFile = join(dir, 'kannel.conf');
-    await writeFile(configFile, kannelConfig(dir, smsc.port, ports));
-    const logs = () => kannelLogs(dir);
-
-    // -v 3: errors only on stderr; the log files in `dir` have the rest.
-    const bearerbox = await PeerProcess.start('bearerbox', bearerboxCommand, [
-      '-v',
-      '3',
-      configFile,
-    ]);
-    cleanups.push(() => bearerbox.stop());
-    await waitUntil(
-      () => smsc.stats.binds.transceiver >= 1 || !bearerbox.running,
-      STARTUP_MS,
-      () => `no bind from bearerbox\n${bearerbox.output()}\n${logs()}`,
-    );
-    assert.ok(bearerbox.running, `bearerbox ended:\n${bearerbox.output()}\n${logs()}`);
-    assert.equal(smsc.stats.bindsRefused, 0);
-
-    const smsbox = await PeerProcess.start('smsbox', smsboxCommand, ['-v', '3', configFile]);
-    cleanups.push(() => smsbox.stop());
-    await waitUntil(
-      async () => (await kannelStatus(ports)).includes('<type>smsbox</type>') || !smsbox.running,
-      STARTUP_MS,
-      () => `smsbox not connected to bearerbox\n${smsbox.output()}\n${logs()}`,
-    );
-    assert.ok(smsbox.running, `smsbox ended:\n${smsbox.output()}\n${logs()}`);
+    const { smsc, receiver, ports, dir, logs } = await startKannel(t, KANNEL_TEST_TUNING);
 
     const sent = batches();
     for (const [index, batch] of sent.entries()) {
@@ -221,6 +246,77 @@ describe('Kannel (bearerbox and smsbox) against our SMSC', () => {
     assert.match(smscStatus, new RegExp(`<sent>${total}</sent>`), status);
     assert.match(smscStatus, /<failed>0<\/failed>/, status);
   });
+
+  it('reports a delivered DLR for each of 1,000 messages sent over two transceiver binds', async (t) => {
+    // Kannel reads each bind on a thread of its own and files a message for its DLR when that
+    // bind reads the submit_sm_resp; a receipt that comes on the other bind before that finds
+    // nothing and is dropped. Receipts at once, as in the happy preset the bench runs, so that
+    // each follows its submit_sm_resp closely.
+    const binds = 2;
+    const { smsc, receiver, ports, dir, logs } = await startKannel(
+      t,
+      { ...KANNEL_TEST_TUNING, binds },
+      { receiptDelayMs: 0 },
+    );
+
+    const sent: Batch[] = Array.from({ length: 10 }, (_, b) => ({
+      numbers: Array.from(
+        { length: 100 },
+        (_, i) => `66813${String(b * 100 + i).padStart(6, '0')}`,
+      ),
+      text: `Kannel to Nok over ${binds} binds, batch ${b}`,
+      coding: 0,
+    }));
+    const total = sent.length * 100;
+    await Promise.all(
+      sent.map(async (batch, index) => {
+        const response = await fetch(sendsmsUrl(ports, receiver.port, batch, index));
+        const body = await response.text();
+        assert.equal(response.status, 202, `sendsms for batch ${index}: ${body}\n${logs()}`);
+      }),
+    );
+    await waitUntil(
+      () => receiver.dlrs.length >= total,
+      DELIVERY_MS,
+      () =>
+        `${receiver.dlrs.length} of ${total} DLRs, ${droppedReceipts(dir)} receipts dropped by Kannel; SMSC ${JSON.stringify({ ...smsc.stats, submits: smsc.stats.submits.length })}\n${logs()}`,
+    );
+
+    const messageIdOf = new Map(
+      smsc.stats.submits.map((submit) => [submit.destinationAddr, submit.messageId]),
+    );
+    assert.equal(messageIdOf.size, total);
+    assert.equal(receiver.dlrs.length, total, 'one DLR per message, no more');
+    for (const dlr of receiver.dlrs) {
+      assert.equal(dlr.type, '1', `DLR ${JSON.stringify(dlr)}`);
+      assert.equal(dlr.smscId, BigInt(`0x${messageIdOf.get(dlr.to!)}`).toString());
+    }
+    assert.equal(new Set(receiver.dlrs.map((dlr) => dlr.to)).size, total);
+    assert.equal(droppedReceipts(dir), 0);
+    await waitUntil(
+      () => smsc.stats.receiptsAcknowledged === total,
+      DELIVERY_MS,
+      () => `${smsc.stats.receiptsAcknowledged} of ${total} receipts acknowledged`,
+    );
+    assert.equal(smsc.stats.binds.transceiver, binds);
+    assert.equal(smsc.stats.connections, binds);
+
+    // Both binds carried messages (Kannel sends each on its least loaded one).
+    const status = await kannelStatus(ports);
+    const sentPerBind = [...status.matchAll(/<smsc>.*?<sms>.*?<sent>(\d+)<\/sent>/gs)].map((m) =>
+      Number(m[1]),
+    );
+    assert.equal(sentPerBind.length, binds, status);
+    assert.equal(
+      sentPerBind.reduce((a, b) => a + b),
+      total,
+      status,
+    );
+    assert.ok(
+      sentPerBind.every((count) => count > 0),
+      status,
+    );
+  });
 });
 
 /** The last lines of bearerbox's and smsbox's log files, for a failure message. */
@@ -239,4 +335,9 @@ function kannelLog(dir: string, name: string): string {
   } catch {
     return '';
   }
+}
+
+/** Receipts bearerbox answered but dropped, finding no message waiting for their DLR. */
+function droppedReceipts(dir: string): number {
+  return kannelLog(dir, 'bearerbox.log').match(/got DLR but could not find message/g)?.length ?? 0;
 }
