@@ -4,7 +4,7 @@ import type { CarrierPort, OutgoingPart, SubmitAnswer } from '../dispatcher/carr
 import { classifySubmitStatus } from './smpp/classify-submit-status.js';
 import { encodeMessageText, type EncodedMessageText } from './smpp/message-text.js';
 import { CommandStatus, type DeliverSmPdu } from './smpp/pdu.js';
-import { receiptOf } from './smpp/receipt-of.js';
+import { receiptOf, type Receipt } from './smpp/receipt-of.js';
 import type { DeliverHandler, SubmitResult } from './smpp/session-options.js';
 import type { ShortMessageInput } from './smpp/short-message-fields.js';
 import { PduEncodeError } from './smpp/smpp-errors.js';
@@ -118,15 +118,20 @@ export function receiptHandler(
       return CommandStatus.ESME_ROK;
     }
     const outcome = receipt.intermediate ? null : (OUTCOME_OF_STAT[receipt.stat] ?? 'failed');
-    const err = receipt.text?.err;
     await record({
       carrier,
       smscId: receipt.messageId,
       outcome,
-      error: outcome === 'success' ? null : `${receipt.stat}${err ? ` err:${err}` : ''}`,
+      error: outcome === 'success' ? null : errorOf(receipt),
     });
     return CommandStatus.ESME_ROK;
   };
+}
+
+/** The stat and, when the text says it, the SMSC's error code: `UNDELIV err:034`. */
+function errorOf(receipt: Receipt): string {
+  const err = receipt.text?.err;
+  return `${receipt.stat}${err ? ` err:${err}` : ''}`;
 }
 
 const OUTCOME_OF_STAT: Record<string, ReceiptReport['outcome']> = {

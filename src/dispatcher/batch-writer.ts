@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 
 export interface BatchWriterOptions<T> {
-  /** Writes one batch durably; a batch is never written twice at once. */
+  /** Writes one batch durably. */
   readonly write: (items: T[]) => Promise<void>;
   /** Items that start a write at once. */
   readonly maxBatch: number;
@@ -9,6 +9,11 @@ export interface BatchWriterOptions<T> {
   readonly delayMs: number;
   /** After a failed write, wait this long and write the same items again. */
   readonly retryDelayMs: number;
+  /**
+   * Batches written at the same time, at most (default 1). More overlap one batch's round trips
+   * with another's; the storage must accept concurrent writers (row locks, deadlock retries).
+   */
+  readonly concurrency?: number;
   readonly logger: Logger;
   readonly what: string;
 }
@@ -28,10 +33,9 @@ interface Pending<T> {
 export class BatchWriter<T> {
   #queue: Pending<T>[] = [];
   #timer: NodeJS.Timeout | undefined;
-  #writing: Promise<void> | undefined;
+  /** Writes under way, each with its batch until it is durable. */
+  readonly #writes = new Map<Promise<void>, Pending<T>[]>();
   #stopped = false;
-  /** The batch being written, until it is durable. */
-  #inWrite: Pending<T>[] = [];
 
   constructor(private readonly options: BatchWriterOptions<T>) {}
 
@@ -43,28 +47,26 @@ export class BatchWriter<T> {
     if (this.#stopped) return Promise.reject(new Error(`${this.options.what}: stopped`));
     return new Promise((resolve, reject) => {
       this.#queue.push({ item, done: resolve, fail: reject });
-      if (this.#queue.length >= this.options.maxBatch) this.#kick(0);
-      else this.#kick(this.options.delayMs);
+      this.#kick(this.#queue.length >= this.options.maxBatch ? 0 : this.options.delayMs);
     });
   }
 
   /**
-   * Writes what is queued now (not what is added meanwhile) and waits for it: one round, so a
-   * steady stream of adds cannot keep the caller waiting.
+   * Writes what is queued now (not what is added meanwhile) and waits for it and for the writes
+   * under way: one round, so a steady stream of adds cannot keep the caller waiting.
    */
   async flush(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.#writing) await this.#writing;
-    if (this.#queue.length > 0) {
-      if (!this.#writing) this.#start();
-      await this.#writing;
-    }
+    const queued = this.#queue.length;
+    const waits = [...this.#writes.keys()];
+    if (queued > 0) waits.push(this.#write(this.#queue.splice(0, queued)));
+    await Promise.all(waits);
   }
 
   /** Writes until nothing is queued (for a stop, once nothing is added any more). */
   async drain(): Promise<void> {
-    while (this.#writing || this.#queue.length > 0) await this.flush();
+    while (this.#writes.size > 0 || this.#queue.length > 0) await this.flush();
   }
 
   /** Writes what is queued (one try), then refuses more. */
@@ -72,15 +74,14 @@ export class BatchWriter<T> {
     this.#stopped = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    await this.#writing;
-    if (this.#queue.length > 0) {
-      const batch = this.#queue;
-      this.#queue = [];
-      this.#inWrite = batch;
+    await Promise.all(this.#writes.keys());
+    const batch = this.#queue;
+    this.#queue = [];
+    if (batch.length > 0) {
       try {
         await this.options.write(batch.map((p) => p.item));
         for (const p of batch) p.done();
-        this.#inWrite = [];
+        batch.length = 0;
       } catch (error) {
         this.options.logger.error({ err: error }, `${this.options.what}: last write failed`);
       }
@@ -88,42 +89,48 @@ export class BatchWriter<T> {
     // What is still not durable: the adds reject (a receipt then stays unanswered, and the
     // SMSC sends it again).
     const stopped = new Error(`${this.options.what}: stopped before it was written`);
-    for (const p of [...this.#inWrite, ...this.#queue]) p.fail(stopped);
-    this.#inWrite = [];
-    this.#queue = [];
+    for (const pending of [...this.#writes.values(), batch]) {
+      for (const p of pending) p.fail(stopped);
+    }
+    this.#writes.clear();
   }
 
   #kick(delayMs: number): void {
-    if (this.#writing || (this.#timer && delayMs > 0)) return;
+    if (this.#writes.size >= (this.options.concurrency ?? 1)) return;
+    if (this.#timer && delayMs > 0) return;
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      if (!this.#writing) this.#start();
+      while (this.#writes.size < (this.options.concurrency ?? 1) && this.#queue.length > 0) {
+        void this.#write(this.#queue.splice(0, this.options.maxBatch));
+      }
     }, delayMs);
   }
 
-  #start(): void {
-    const batch = this.#queue.splice(0, this.options.maxBatch);
-    if (batch.length === 0) return;
-    this.#writing = this.#writeUntilDone(batch).finally(() => {
-      this.#writing = undefined;
+  #write(batch: Pending<T>[]): Promise<void> {
+    const write = this.#writeUntilDone(batch).finally(() => {
+      this.#writes.delete(write);
       if (this.#queue.length > 0 && !this.#stopped) {
         this.#kick(this.#queue.length >= this.options.maxBatch ? 0 : this.options.delayMs);
       }
     });
+    this.#writes.set(write, batch);
+    return write;
   }
 
   async #writeUntilDone(batch: Pending<T>[]): Promise<void> {
-    this.#inWrite = batch;
     for (;;) {
       try {
         await this.options.write(batch.map((p) => p.item));
         for (const p of batch) p.done();
-        this.#inWrite = [];
+        batch.length = 0;
         return;
       } catch (error) {
         if (this.#stopped) {
           this.options.logger.error({ err: error }, `${this.options.what}: write failed at stop`);
+          const stopped = new Error(`${this.options.what}: stopped before it was written`);
+          for (const p of batch) p.fail(stopped);
+          batch.length = 0;
           return;
         }
         this.options.logger.error(

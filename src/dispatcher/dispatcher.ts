@@ -95,7 +95,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   const outcomes = new BatchWriter<PartOutcome>({
     write: (items) => delivery.recordOutcomes(items, now()),
     maxBatch: 1000,
-    delayMs: 5,
+    delayMs: 1,
     retryDelayMs: 500,
     logger,
     what: 'submit outcomes',
@@ -110,8 +110,11 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       options.observer?.receipts(applied);
     },
     maxBatch: 1000,
-    delayMs: 5,
+    delayMs: 1,
     retryDelayMs: 500,
+    // Two batches at once: the SMSC's receipt windows wait on our commits, and a second batch
+    // overlaps its round trips with the first's.
+    concurrency: 2,
     logger,
     what: 'receipts',
   });

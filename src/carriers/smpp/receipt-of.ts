@@ -52,10 +52,16 @@ export function receiptOf(pdu: DeliverSmPdu): Receipt | null {
   const messageType = pdu.esmClass & MESSAGE_TYPE_MASK;
   if (messageType !== SMSC_DELIVERY_RECEIPT && messageType !== INTERMEDIATE_NOTIFICATION)
     return null;
-  const text = parseReceiptText(pdu.shortMessage);
-  const messageId = receiptedMessageIdOf(pdu) ?? text?.id;
+  // The text is parsed only when the TLVs leave something out, or when asked for (its err):
+  // on the receipt path of every message, the regular expressions are most of the cost.
+  let parsed: ReceiptText | null | undefined;
+  const textOf = () =>
+    parsed === undefined ? (parsed = parseReceiptText(pdu.shortMessage)) : parsed;
+  const tlvId = receiptedMessageIdOf(pdu);
   const state = messageStateOf(pdu);
-  const stat = (state === undefined ? undefined : STAT_OF_STATE[state]) ?? text?.stat;
+  const tlvStat = state === undefined ? undefined : STAT_OF_STATE[state];
+  const messageId = tlvId ?? textOf()?.id;
+  const stat = tlvStat ?? textOf()?.stat;
   if (messageId === undefined || stat === undefined) return null;
   const networkErrorTlv = findTlv(pdu.tlvs, TlvTag.network_error_code);
   return {
@@ -69,6 +75,8 @@ export function receiptOf(pdu: DeliverSmPdu): Receipt | null {
             errorCode: networkErrorTlv.value.readUInt16BE(1),
           }
         : undefined,
-    text,
+    get text() {
+      return textOf();
+    },
   };
 }

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import pino from 'pino';
+import { BatchWriter } from './batch-writer.js';
+
+const logger = pino({ level: 'silent' });
+
+function writer(options: { fail?: number; concurrency?: number; maxBatch?: number } = {}) {
+  const batches: number[][] = [];
+  let failures = options.fail ?? 0;
+  let running = 0;
+  let mostAtOnce = 0;
+  const release: (() => void)[] = [];
+  const w = new BatchWriter<number>({
+    write: async (items) => {
+      running++;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      try {
+        if (options.concurrency) await new Promise<void>((resolve) => release.push(resolve));
+        if (failures-- > 0) throw new Error('database gone');
+        batches.push(items);
+      } finally {
+        running--;
+      }
+    },
+    maxBatch: options.maxBatch ?? 100,
+    delayMs: 1,
+    retryDelayMs: 1,
+    concurrency: options.concurrency,
+    logger,
+    what: 'test',
+  });
+  return { w, batches, release, mostAtOnce: () => mostAtOnce };
+}
+
+describe('BatchWriter', () => {
+  it('writes items added together in one batch and resolves each once written', async () => {
+    const { w, batches } = writer();
+    await Promise.all([w.add(1), w.add(2), w.add(3)]);
+    assert.deepEqual(batches, [[1, 2, 3]]);
+  });
+
+  it('starts a write at once when a batch is full, and writes the rest after', async () => {
+    const { w, batches } = writer({ maxBatch: 2 });
+    await Promise.all([1, 2, 3, 4, 5].map((n) => w.add(n)));
+    assert.deepEqual(batches.flat(), [1, 2, 3, 4, 5]);
+    assert.ok(batches.every((b) => b.length <= 5));
+  });
+
+  it('writes the same items again after a failed write, dropping none', async () => {
+    const { w, batches } = writer({ fail: 2 });
+    await Promise.all([w.add(1), w.add(2)]);
+    assert.deepEqual(batches, [[1, 2]]);
+  });
+
+  it('writes at most `concurrency` batches at once', async () => {
+    const { w, batches, release, mostAtOnce } = writer({ concurrency: 2, maxBatch: 1 });
+    const adds = [1, 2, 3, 4].map((n) => w.add(n));
+    while (batches.length < 4) {
+      await new Promise((resolve) => setImmediate(resolve));
+      release.splice(0).forEach((r) => r());
+    }
+    await Promise.all(adds);
+    assert.equal(mostAtOnce(), 2);
+  });
+
+  it('rejects what was never written when stopped, and refuses new items', async () => {
+    const { w } = writer({ fail: 1_000 });
+    const added = w.add(1);
+    const rejected = assert.rejects(added, /stopped before it was written/);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await w.stop();
+    await rejected;
+    await assert.rejects(w.add(2), /stopped/);
+  });
+});
