@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { encodePdus } from '../carriers/smpp/encode-pdu.js';
-import { CommandId, CommandStatus, type BindMode, type Pdu } from '../carriers/smpp/pdu.js';
+import { errorResponse } from '../carriers/smpp/error-response.js';
+import { CommandStatus, type BindMode, type Pdu } from '../carriers/smpp/pdu.js';
 import { PduReader } from '../carriers/smpp/pdu-reader.js';
 import { PduDecodeError, PduFramingError } from '../carriers/smpp/smpp-errors.js';
 import type { PendingReceipt } from './receipt-outbox.js';
@@ -144,43 +145,5 @@ export class SmscConnection {
       return false;
     }
     throw error;
-  }
-}
-
-/** The response to request `commandId` carrying only an error status (SMPP 3.4 §4: no body). */
-export function errorResponse(
-  commandId: number,
-  commandStatus: number,
-  sequenceNumber: number,
-): Pdu {
-  switch (commandId) {
-    case CommandId.bind_transmitter:
-      return {
-        command: 'bind_transmitter_resp',
-        commandStatus,
-        sequenceNumber,
-        systemId: '',
-        tlvs: [],
-      };
-    case CommandId.bind_receiver:
-      return {
-        command: 'bind_receiver_resp',
-        commandStatus,
-        sequenceNumber,
-        systemId: '',
-        tlvs: [],
-      };
-    case CommandId.bind_transceiver:
-      return {
-        command: 'bind_transceiver_resp',
-        commandStatus,
-        sequenceNumber,
-        systemId: '',
-        tlvs: [],
-      };
-    case CommandId.submit_sm:
-      return { command: 'submit_sm_resp', commandStatus, sequenceNumber, messageId: '' };
-    default:
-      return { command: 'generic_nack', commandStatus, sequenceNumber };
   }
 }

@@ -12,7 +12,8 @@ import { CommandId } from '../carriers/smpp/pdu.js';
 import { integerTlv } from '../carriers/smpp/tlv.js';
 import { messageIds } from './message-ids.js';
 import { ReceiptOutbox, type PendingReceipt } from './receipt-outbox.js';
-import { SmscConnection, errorResponse, type ConnectionHandler } from './smsc-connection.js';
+import { errorResponse } from '../carriers/smpp/error-response.js';
+import { SmscConnection, type ConnectionHandler } from './smsc-connection.js';
 import type { ResolvedSmscOptions } from './smsc-options.js';
 import { createSmscStats, type SmscStats } from './smsc-stats.js';
 import { SubmitHandler } from './submit-handler.js';
@@ -88,9 +89,11 @@ export class Smsc implements ConnectionHandler {
         return connection.end();
       case 'deliver_sm':
         // Receipts and mobile-originated messages flow from the SMSC, never to it.
-        return connection.send(
-          errorResponse(CommandId.deliver_sm, CommandStatus.ESME_RINVCMDID, pdu.sequenceNumber),
-        );
+        return connection.send({
+          command: 'generic_nack',
+          commandStatus: CommandStatus.ESME_RINVCMDID,
+          sequenceNumber: pdu.sequenceNumber,
+        });
       case 'unknown':
         if ((pdu.commandId & 0x80000000) !== 0) return; // a response: nothing to answer
         return connection.send({

@@ -2,6 +2,7 @@
 // §4.3: generic_nack for a command_id it does not know; otherwise the request's own response with
 // an error status, whose body is then left out (§4.1.2, §4.4.2).
 import { CommandId, CommandStatus, type Pdu, isResponseCommandId } from './pdu.js';
+import { errorResponse } from './error-response.js';
 import { PduDecodeError } from './smpp-errors.js';
 
 /**
@@ -11,7 +12,7 @@ import { PduDecodeError } from './smpp-errors.js';
 export function answerIncoming(incoming: Pdu | PduDecodeError): Pdu | null {
   if (incoming instanceof PduDecodeError) {
     if (isResponseCommandId(incoming.commandId)) return null;
-    return responseTo(incoming.commandId, incoming.sequenceNumber, incoming.commandStatus);
+    return errorResponse(incoming.commandId, incoming.commandStatus, incoming.sequenceNumber);
   }
   const sequenceNumber = incoming.sequenceNumber;
   switch (incoming.command) {
@@ -21,13 +22,17 @@ export function answerIncoming(incoming: Pdu | PduDecodeError): Pdu | null {
       return { command: 'unbind_resp', commandStatus: 0, sequenceNumber };
     case 'deliver_sm':
       // The session hands deliver_sm to its owner; reaching here means nobody takes it.
-      return responseTo(CommandId.deliver_sm, sequenceNumber, CommandStatus.ESME_RSYSERR);
+      return errorResponse(CommandId.deliver_sm, CommandStatus.ESME_RSYSERR, sequenceNumber);
     case 'bind_transmitter':
     case 'bind_receiver':
     case 'bind_transceiver':
     case 'submit_sm':
       // An SMSC's commands, not an ESME's: the session is the wrong side of them.
-      return responseTo(CommandId[incoming.command], sequenceNumber, CommandStatus.ESME_RINVBNDSTS);
+      return errorResponse(
+        CommandId[incoming.command],
+        CommandStatus.ESME_RINVBNDSTS,
+        sequenceNumber,
+      );
     case 'unknown':
       return {
         command: 'generic_nack',
@@ -36,40 +41,5 @@ export function answerIncoming(incoming: Pdu | PduDecodeError): Pdu | null {
       };
     default:
       return null;
-  }
-}
-
-function responseTo(commandId: number, sequenceNumber: number, commandStatus: number): Pdu {
-  switch (commandId) {
-    case CommandId.bind_transmitter:
-      return {
-        command: 'bind_transmitter_resp',
-        commandStatus,
-        sequenceNumber,
-        systemId: '',
-        tlvs: [],
-      };
-    case CommandId.bind_receiver:
-      return {
-        command: 'bind_receiver_resp',
-        commandStatus,
-        sequenceNumber,
-        systemId: '',
-        tlvs: [],
-      };
-    case CommandId.bind_transceiver:
-      return {
-        command: 'bind_transceiver_resp',
-        commandStatus,
-        sequenceNumber,
-        systemId: '',
-        tlvs: [],
-      };
-    case CommandId.submit_sm:
-      return { command: 'submit_sm_resp', commandStatus, sequenceNumber, messageId: '' };
-    case CommandId.deliver_sm:
-      return { command: 'deliver_sm_resp', commandStatus, sequenceNumber, messageId: '' };
-    default:
-      return { command: 'generic_nack', commandStatus, sequenceNumber };
   }
 }
