@@ -33,14 +33,17 @@ export interface OwnMessageView {
  */
 export async function viewOwnMessage(
   store: Store,
-  accountId: number,
+  accountId: number | Promise<number>,
   uuid: string,
   page: { afterSeq: number; rowLimit: number } = { afterSeq: 0, rowLimit: 0 },
 ): Promise<OwnMessageView> {
-  const view = isMessageUuid(uuid)
-    ? await store.messageViewByUuid(uuid, page.afterSeq, page.rowLimit)
-    : null;
-  requireOwn(view?.message ?? null, accountId, uuid);
+  // `accountId` may still be on its way (authentication alongside this read): both are awaited,
+  // so a failed authentication wins over anything read, and nothing read leaves unchecked.
+  const [owner, view] = await Promise.all([
+    accountId,
+    isMessageUuid(uuid) ? store.messageViewByUuid(uuid, page.afterSeq, page.rowLimit) : null,
+  ]);
+  requireOwn(view?.message ?? null, owner, uuid);
   return view!;
 }
 
