@@ -99,8 +99,19 @@ export async function kannelDeliverySeconds(options: {
     const trace = process.env.NOK_BENCH_TRACE
       ? setInterval(async () => {
           const xml = await status();
-          const pick = (tag: string) => xml.match(new RegExp(`<${tag}>([^<]*)</${tag}>`, 'g'))?.slice(0, 6).join(' ');
-          console.log(`kannel: ${delivered} DLRs;`, pick('sent'), pick('received'), pick('queued'), pick('dlr'), pick('storesize'));
+          const pick = (tag: string) =>
+            xml
+              .match(new RegExp(`<${tag}>([^<]*)</${tag}>`, 'g'))
+              ?.slice(0, 6)
+              .join(' ');
+          console.log(
+            `kannel: ${delivered} DLRs;`,
+            pick('sent'),
+            pick('received'),
+            pick('queued'),
+            pick('dlr'),
+            pick('storesize'),
+          );
         }, 5000)
       : undefined;
     stops.push(async () => clearInterval(trace));
