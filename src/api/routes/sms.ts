@@ -19,7 +19,6 @@ import {
   presentRecipient,
   presentSummary,
 } from '../presenters.js';
-import { callerAccountId } from '../plugins/authenticate.js';
 import { errorResponses, uuidParams } from '../schemas.js';
 
 export interface SmsRouteDeps {
@@ -132,7 +131,6 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
   app.get(
     '/sms/:uuid',
     {
-      config: { authenticateAlongside: true },
       schema: {
         summary: 'One message, with drSummary once the send is complete',
         tags: ['sms'],
@@ -142,7 +140,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
     },
     async (request) => {
       const { uuid } = request.params as { uuid: string };
-      return presentMessageDetails(await getMessage(deps.store, callerAccountId(request), uuid));
+      return presentMessageDetails(await getMessage(deps.store, request.caller.accountId, uuid));
     },
   );
 
@@ -184,7 +182,6 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
   app.get(
     '/sms/:uuid/recipients',
     {
-      config: { authenticateAlongside: true },
       schema: {
         summary: 'Per-recipient delivery status, with cursor paging',
         description:
@@ -233,7 +230,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
       const page = await listRecipients(
         deps.store,
         deps.compactLists,
-        callerAccountId(request),
+        request.caller.accountId,
         uuid,
         q,
       );

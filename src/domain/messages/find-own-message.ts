@@ -33,17 +33,14 @@ export interface OwnMessageView {
  */
 export async function viewOwnMessage(
   store: Store,
-  accountId: number | Promise<number>,
+  accountId: number,
   uuid: string,
   page: { afterSeq: number; rowLimit: number } = { afterSeq: 0, rowLimit: 0 },
 ): Promise<OwnMessageView> {
-  // `accountId` may still be on its way (authentication alongside this read): both are awaited,
-  // so a failed authentication wins over anything read, and nothing read leaves unchecked.
-  const [owner, view] = await Promise.all([
-    accountId,
-    isMessageUuid(uuid) ? store.messageViewByUuid(uuid, page.afterSeq, page.rowLimit) : null,
-  ]);
-  requireOwn(view?.message ?? null, owner, uuid);
+  const view = isMessageUuid(uuid)
+    ? await store.messageViewByUuid(uuid, page.afterSeq, page.rowLimit)
+    : null;
+  requireOwn(view?.message ?? null, accountId, uuid);
   return view!;
 }
 

@@ -12,7 +12,7 @@ export interface MessageDetails {
 
 export async function getMessage(
   store: Store,
-  accountId: number | Promise<number>,
+  accountId: number,
   uuid: string,
 ): Promise<MessageDetails> {
   const view = await viewOwnMessage(store, accountId, uuid);

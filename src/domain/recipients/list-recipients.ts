@@ -30,7 +30,7 @@ export interface RecipientPage {
 export async function listRecipients(
   store: Store,
   cache: CompactListCache,
-  accountId: number | Promise<number>,
+  accountId: number,
   uuid: string,
   query: RecipientPageQuery,
 ): Promise<RecipientPage> {
