@@ -22,8 +22,8 @@ const BENCH = 'delivery';
 const NUMBERS = Number(process.env.NOK_BENCH_DELIVERY_NUMBERS ?? 100_000);
 const POLL_MS = 100;
 const TIMEOUT_MS = 10 * 60_000;
-/** Binds of Nok, and of Kannel in the reference run: 4 × a window of 100. */
-const BINDS = 4;
+/** Binds of Nok, and of Kannel in the reference run: 8 × a window of 100. */
+const BINDS = 8;
 
 const { engine, pgUrl } = benchEngine();
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
