@@ -245,21 +245,18 @@ export interface Store {
   // recipients
   setMessageCounts(messageId: number, counts: ReadonlyMap<RecipientStatus, number>): Promise<void>;
   loadCompactList(messageId: number): Promise<CompactRecipientList>;
+  /** Per-status counts of the message with this uuid: keyed by uuid so it can go out with it. */
+  messageCountsByUuid(uuid: string): Promise<Map<RecipientStatus, number>>;
   /**
-   * The message with this uuid, its per-status counts and up to `rowLimit` of its rows after
-   * `afterSeq` (rows exist for every seq up to the message's `materialisedUpto`, as the same
-   * read saw it), in ONE statement: a read of one message costs one round trip. Null when there
-   * is no such message. The caller checks ownership before answering with any of it.
+   * Up to `limit` rows after `afterSeq` of the message with this uuid, and the
+   * `materialised_upto` the same read saw (rows exist for every seq up to it); null when there
+   * is no such message. Keyed by uuid so it can go out with the message's own read.
    */
-  messageViewByUuid(
+  recipientPageByUuid(
     uuid: string,
     afterSeq: number,
-    rowLimit: number,
-  ): Promise<{
-    message: Message;
-    counts: Map<RecipientStatus, number>;
-    rows: RecipientRecord[];
-  } | null>;
+    limit: number,
+  ): Promise<{ rows: RecipientRecord[]; materialisedUpto: number } | null>;
   /** Rows with `afterSeq < seq <= maxSeq` matching the query, by seq. */
   recipientRows(
     messageId: number,

@@ -11,6 +11,8 @@ type RecipientsStore = Pick<
   | 'recipientRows'
   | 'countRecipientRows'
   | 'recipientsBySeq'
+  | 'messageCountsByUuid'
+  | 'recipientPageByUuid'
   | 'unmaterialisedMessages'
 >;
 
@@ -88,6 +90,47 @@ export function recipientsStore(db: Db): RecipientsStore {
       if (search) query = query.where(msisdnContains(search));
       const row = await query.executeTakeFirstOrThrow();
       return Number(row.n);
+    },
+
+    async messageCountsByUuid(uuid) {
+      const rows = await db
+        .selectFrom('message_counts')
+        .innerJoin('messages', 'messages.id', 'message_counts.message_id')
+        .select(['message_counts.status', 'message_counts.count'])
+        .where('messages.uuid', '=', uuid)
+        .execute();
+      return new Map(rows.map((row) => [row.status as RecipientStatus, row.count]));
+    },
+
+    // One statement, so the rows and the materialised_upto they stop at come from one snapshot;
+    // the LEFT JOIN answers the message's row even when no recipient row is in range.
+    async recipientPageByUuid(uuid, afterSeq, limit) {
+      const rows = await db
+        .selectFrom('messages as m')
+        .leftJoin('recipients as r', (join) =>
+          join
+            .onRef('r.message_id', '=', 'm.id')
+            .on('r.seq', '>', afterSeq)
+            .on('r.seq', '<=', afterSeq + limit)
+            .onRef('r.seq', '<=', 'm.materialised_upto'),
+        )
+        .select(['m.materialised_upto', 'r.seq', 'r.msisdn', 'r.status', 'r.updated_at'])
+        .where('m.uuid', '=', uuid)
+        .orderBy('r.seq')
+        .limit(limit)
+        .execute();
+      if (rows.length === 0) return null;
+      return {
+        materialisedUpto: rows[0]!.materialised_upto,
+        rows: rows
+          .filter((row) => row.seq !== null)
+          .map((row): RecipientRecord => ({
+            seq: row.seq!,
+            msisdn: row.msisdn!,
+            status: row.status as RecipientStatus,
+            updatedAt: row.updated_at,
+          })),
+      };
     },
 
     async recipientsBySeq(messageId, seqs) {

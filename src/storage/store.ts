@@ -3,7 +3,6 @@ import type { Store } from '../domain/ports.js';
 import { accountsStore } from './accounts-store.js';
 import { catalogueStore } from './catalogue-store.js';
 import { messagesStore } from './messages-store.js';
-import { messageViewStore } from './message-view.js';
 import { recipientsStore } from './recipients-store.js';
 import type { Db, Tables } from './schema.js';
 
@@ -13,7 +12,6 @@ export function createStore(db: Db): Store {
     ...accountsStore(db),
     ...catalogueStore(db),
     ...messagesStore(db),
-    ...messageViewStore(db),
     ...recipientsStore(db),
     transaction: (work) =>
       db.isTransaction

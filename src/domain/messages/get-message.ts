@@ -1,6 +1,6 @@
 import type { Message, Store } from '../ports.js';
 import { RECIPIENT_STATUSES, type RecipientStatus } from '../statuses.js';
-import { viewOwnMessage } from './find-own-message.js';
+import { findOwnMessage, isMessageUuid } from './find-own-message.js';
 
 export interface MessageDetails {
   readonly message: Message;
@@ -15,9 +15,12 @@ export async function getMessage(
   accountId: number,
   uuid: string,
 ): Promise<MessageDetails> {
-  const view = await viewOwnMessage(store, accountId, uuid);
-  const message = view.message;
-  const counts = completeCounts(view.counts);
+  // The counts are read by uuid alongside the message: one round trip, not two.
+  const [message, stored] = await Promise.all([
+    findOwnMessage(store, accountId, uuid),
+    isMessageUuid(uuid) ? store.messageCountsByUuid(uuid) : new Map<RecipientStatus, number>(),
+  ]);
+  const counts = completeCounts(stored);
   return { message, counts, complete: isComplete(message, counts) };
 }
 

@@ -1,6 +1,6 @@
 import type { Message, RecipientQuery, RecipientRecord, Store } from '../ports.js';
 import { completeCounts } from '../messages/get-message.js';
-import { viewOwnMessage } from '../messages/find-own-message.js';
+import { findOwnMessage, isMessageUuid } from '../messages/find-own-message.js';
 import type { RecipientStatus } from '../statuses.js';
 import type { CompactListCache } from './compact-list-cache.js';
 import { scanCompactList } from './compact-list.js';
@@ -38,14 +38,15 @@ export async function listRecipients(
   const after = query.after ?? 0;
   const wanted = query.limit + 1;
   const browsing = filter.status === undefined && filter.search === undefined;
-  // One round trip after authentication: the message, its counts and, for an unfiltered page,
-  // the page's rows as far as they are materialised.
-  const view = await viewOwnMessage(store, accountId, uuid, {
-    afterSeq: after,
-    rowLimit: browsing ? wanted : 0,
-  });
-  const { message } = view;
-  const summary = completeCounts(view.counts);
+  // Reads keyed by uuid go out with the message's own, so an unfiltered page costs one round
+  // trip after authentication. Nothing read is answered before the ownership check passes.
+  const byUuid = isMessageUuid(uuid);
+  const [message, counts, firstRows] = await Promise.all([
+    findOwnMessage(store, accountId, uuid),
+    byUuid ? store.messageCountsByUuid(uuid) : new Map<RecipientStatus, number>(),
+    byUuid && browsing ? store.recipientPageByUuid(uuid, after, wanted) : null,
+  ]);
+  const summary = completeCounts(counts);
 
   let items: RecipientRecord[];
   if (filter.search !== undefined) {
@@ -55,9 +56,8 @@ export async function listRecipients(
       afterSeq: after,
       wanted,
     });
-  } else if (browsing) {
-    const read = { rows: view.rows, materialisedUpto: message.materialisedUpto };
-    items = await continueFromCompactList(store, cache, message, read, filter, after, wanted);
+  } else if (firstRows) {
+    items = await continueFromCompactList(store, cache, message, firstRows, filter, after, wanted);
   } else {
     const upto = message.materialisedUpto;
     const rows =
