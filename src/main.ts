@@ -114,8 +114,8 @@ export async function startRuntime(
       sweepIntervalMs: 1_000,
       observer: metrics && {
         submitted(carrier, answer) {
-          if (answer === 'accepted') metrics.submits.inc({ carrier });
-          else metrics.submitErrors.inc({ carrier, code: answer });
+          if (answer.kind === 'accepted') metrics.submits.inc({ carrier });
+          else metrics.submitErrors.inc({ carrier, code: answer.code });
         },
         receipts(applied) {
           for (const receipt of applied) {

@@ -7,7 +7,7 @@ import { CommandStatus, type DeliverSmPdu } from './smpp/pdu.js';
 import { receiptOf, type Receipt } from './smpp/receipt-of.js';
 import type { DeliverHandler, SubmitResult } from './smpp/session-options.js';
 import type { ShortMessageInput } from './smpp/short-message-fields.js';
-import { PduEncodeError } from './smpp/smpp-errors.js';
+import { PduEncodeError, ResponseTimeoutError } from './smpp/smpp-errors.js';
 
 /** What the adapter needs of a carrier's binds (carrier-binds.ts). */
 export interface SubmittingBinds {
@@ -63,39 +63,50 @@ export function smppCarrier(binds: SubmittingBinds): CarrierPort {
           shortMessage: text.parts[part.part]!,
         };
       } catch (error) {
-        return { kind: 'failed', error: `cannot encode the message: ${String(error)}` };
+        return {
+          kind: 'failed',
+          code: 'encoding',
+          error: `cannot encode the message: ${String(error)}`,
+        };
       }
       try {
         const result = await binds.submit(input);
         return answerOf(binds, result);
       } catch (error) {
         const name = (error as { name?: string }).name;
-        if (name === 'CarrierDownError') return { kind: 'down', error: String(error) };
-        if (error instanceof PduEncodeError) return { kind: 'failed', error: error.message };
+        if (name === 'CarrierDownError')
+          return { kind: 'down', code: 'down', error: String(error) };
+        if (error instanceof PduEncodeError)
+          return { kind: 'failed', code: 'encoding', error: error.message };
         // A lost bind or no answer: the part may or may not have reached the SMSC. Sent again
         // later, it is delivered at least once.
-        return { kind: 'retry', error: error instanceof Error ? error.message : String(error) };
+        return {
+          kind: 'retry',
+          code: error instanceof ResponseTimeoutError ? 'timeout' : 'closed',
+          error: error instanceof Error ? error.message : String(error),
+        };
       }
     },
   };
 }
 
 function answerOf(binds: SubmittingBinds, result: SubmitResult): SubmitAnswer {
-  const status = `command_status 0x${result.commandStatus.toString(16).padStart(8, '0')}`;
+  const code = `0x${result.commandStatus.toString(16).padStart(8, '0')}`;
+  const status = `command_status ${code}`;
   switch (classifySubmitStatus(result.commandStatus)) {
     case 'accepted':
       return result.messageId
         ? { kind: 'accepted', smscId: result.messageId }
-        : { kind: 'retry', error: 'accepted without a message id' };
+        : { kind: 'retry', code: 'no-message-id', error: 'accepted without a message id' };
     case 'throttled':
       binds.throttled();
-      return { kind: 'retry', error: `throttled (${status})` };
+      return { kind: 'retry', code, error: `throttled (${status})` };
     case 'transient':
-      return { kind: 'retry', error: status };
+      return { kind: 'retry', code, error: status };
     case 'invalid':
-      return { kind: 'invalid', error: `destination refused (${status})` };
+      return { kind: 'invalid', code, error: `destination refused (${status})` };
     case 'permanent':
-      return { kind: 'failed', error: `refused (${status})` };
+      return { kind: 'failed', code, error: `refused (${status})` };
   }
 }
 

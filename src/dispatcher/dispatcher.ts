@@ -42,7 +42,7 @@ export interface DispatcherOptions {
 }
 
 export interface DispatchObserver {
-  submitted(carrier: string, answer: SubmitAnswer['kind']): void;
+  submitted(carrier: string, answer: SubmitAnswer): void;
   receipts(applied: readonly AppliedReceipt[]): void;
 }
 

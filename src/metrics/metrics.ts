@@ -44,7 +44,7 @@ export class Metrics {
     });
     this.submitErrors = new Counter({
       name: 'nok_submit_errors_total',
-      help: 'Parts a carrier did not accept, by the outcome (retry, invalid, failed, down).',
+      help: 'Parts a carrier did not accept, by code: the SMPP command_status (0x00000058), or timeout, closed, down.',
       labelNames: ['carrier', 'code'],
       registers,
     });

@@ -116,6 +116,23 @@ for (const engine of testEngines()) {
       assert.equal(message.status, 'sent');
       assert.equal(message.drSummary?.success, 1, JSON.stringify(message));
 
+      // What an operator sees: Prometheus metrics and the status view.
+      const metrics = await (await fetch(`${started.url}/metrics`)).text();
+      assert.match(metrics, /^nok_accepted_recipients_total\{engine="\w+"\} 1$/m);
+      assert.match(metrics, /^nok_submits_total\{carrier="builtin-smsc"\} 1$/m);
+      assert.match(metrics, /^nok_receipts_total\{carrier="builtin-smsc",status="success"\} 1$/m);
+      assert.match(metrics, /^nok_binds_up\{carrier="builtin-smsc"\} 2$/m);
+      assert.match(metrics, /^nok_receipt_latency_seconds_count\{carrier="builtin-smsc"\} 1$/m);
+      const status = (await (await fetch(`${started.url}/status`)).json()) as {
+        carriers: { name: string; bindsUp: number }[];
+        queueDepth: number;
+      };
+      assert.deepEqual(
+        status.carriers.map((c) => [c.name, c.bindsUp]),
+        [['builtin-smsc', 2]],
+      );
+      assert.equal(status.queueDepth, 0);
+
       const docs = await fetch(`${started.url}/docs`);
       assert.equal(docs.status, 200);
       await docs.arrayBuffer();
