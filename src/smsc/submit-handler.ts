@@ -1,4 +1,5 @@
 import { decodeMessageText, readConcatenation } from '../carriers/smpp/message-text.js';
+import { seededRandom } from './seeded-random.js';
 import { CommandStatus, TlvTag, type SubmitSmPdu } from '../carriers/smpp/pdu.js';
 import { findTlv } from '../carriers/smpp/tlv.js';
 import type { PendingReceipt, ReceiptOutbox } from './receipt-outbox.js';
@@ -41,7 +42,7 @@ export class SubmitHandler {
     const rate = options.throttleAboveSubmitsPerSecond;
     this.throttle = rate === null ? null : new SubmitThrottle(rate);
     const { min, max } = options.receiptDelayMs;
-    const random = mulberry32(options.seed);
+    const random = seededRandom(options.seed);
     this.nextDelay = min === max ? () => min : () => min + Math.floor(random() * (max - min + 1));
   }
 
@@ -179,16 +180,4 @@ function textOf(pdu: SubmitSmPdu, payload: Buffer): string {
   } catch {
     return '';
   }
-}
-
-/** mulberry32: receipt delays drawn in a repeatable order from the seed. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

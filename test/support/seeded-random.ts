@@ -1,14 +1,2 @@
-/**
- * A deterministic PRNG (mulberry32): property tests and benchmarks build the same inputs on
- * every run, so a failure or a figure can be reproduced.
- */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The simulator's PRNG, for property tests and benchmarks: the same inputs on every run.
+export { seededRandom } from '../../src/smsc/seeded-random.js';
