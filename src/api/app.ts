@@ -2,11 +2,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { Caller } from '../domain/accounts/authenticate.js';
 import type { Clock } from '../domain/clock.js';
 import { DomainError } from '../domain/errors.js';
 import type { Store } from '../domain/ports.js';
 import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
-import { requireApiKey } from './plugins/authenticate.js';
+import { withAccess } from './access.js';
+import { installAccessControl } from './plugins/access-control.js';
+import { apiKeyGuard } from './plugins/authenticate.js';
 import { frameworkErrorHandler, installErrorHandler } from './plugins/error-handler.js';
 import { RateLimiter } from './plugins/rate-limit.js';
 import { accountRoutes } from './routes/account.js';
@@ -34,6 +37,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: frameworkErrorHandler,
   });
   installErrorHandler(app);
+  const limiter = new RateLimiter(deps.rateLimit.requests, deps.rateLimit.windowSeconds * 1000);
+  app.decorateRequest('caller', null as unknown as Caller);
+  installAccessControl(app, {
+    apiKey: apiKeyGuard({ store: deps.store, clock: deps.clock, limiter }),
+  });
   for (const schema of sharedSchemas) app.addSchema(schema);
 
   await app.register(swagger, {
@@ -54,16 +62,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  deps.ops?.(app);
+  await app.register(withAccess('public', swaggerUi), { routePrefix: '/docs' });
+  const isPublic = { hide: true };
+  app.get('/openapi.json', { schema: isPublic, config: { access: 'public' } }, async () =>
+    app.swagger(),
+  );
+  app.get('/health', { schema: isPublic, config: { access: 'public' } }, async () => ({
+    status: 'ok',
+  }));
+  const ops = deps.ops;
+  if (ops) await app.register(withAccess('public', async (scope: FastifyInstance) => ops(scope)));
 
-  const limiter = new RateLimiter(deps.rateLimit.requests, deps.rateLimit.windowSeconds * 1000);
   const compactLists = new CompactListCache();
   await app.register(
     async (api) => {
-      requireApiKey(api, { store: deps.store, clock: deps.clock, limiter });
       acceptEmptyJsonBodies(api);
       await api.register(smsSendRoutes, {
         store: deps.store,

@@ -1,5 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate, type Caller } from '../../domain/accounts/authenticate.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  authenticate,
+  requireScope,
+  type Caller,
+  type RequiredScope,
+} from '../../domain/accounts/authenticate.js';
 import type { Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Store } from '../../domain/ports.js';
@@ -7,6 +12,7 @@ import type { RateLimiter } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The API key's caller, set by the access hook on every route that declares a scope. */
     caller: Caller;
   }
 }
@@ -14,16 +20,13 @@ declare module 'fastify' {
 const TOUCH_INTERVAL_MS = 60_000;
 
 /**
- * Every route registered in `app`'s scope needs a valid `x-api-key`; requests are then counted
- * against the key's rate limit. `last_used_at` is written at most once a minute per key.
+ * The access guard of routes declared `{ scope }`: a valid `x-api-key` whose scopes grant it.
+ * Requests are counted against the key's rate limit (a refused scope counts too);
+ * `last_used_at` is written at most once a minute per key.
  */
-export function requireApiKey(
-  app: FastifyInstance,
-  deps: { store: Store; clock: Clock; limiter: RateLimiter },
-): void {
+export function apiKeyGuard(deps: { store: Store; clock: Clock; limiter: RateLimiter }) {
   const lastTouched = new Map<number, number>();
-  app.decorateRequest('caller', null as unknown as Caller);
-  app.addHook('onRequest', async (request, reply) => {
+  return async (request: FastifyRequest, reply: FastifyReply, scope: RequiredScope) => {
     const header = request.headers['x-api-key'];
     const caller = await authenticate(deps.store, typeof header === 'string' ? header : undefined);
     request.caller = caller;
@@ -39,13 +42,10 @@ export function requireApiKey(
         `Rate limit of ${verdict.limit} requests exceeded; retry after ${verdict.resetSeconds} s`,
       );
     }
+    requireScope(caller, scope);
     if (now - (lastTouched.get(caller.apiKeyId) ?? 0) >= TOUCH_INTERVAL_MS) {
       lastTouched.set(caller.apiKeyId, now);
       await deps.store.touchApiKey(caller.apiKeyId, now);
     }
-  });
-}
-
-export function callerOf(request: FastifyRequest): Caller {
-  return request.caller;
+  };
 }

@@ -8,6 +8,7 @@ export async function accountRoutes(app: FastifyInstance, deps: { store: Store }
   app.get(
     '/sms/credit/balance',
     {
+      config: { access: { scope: 'sms:read' } },
       schema: {
         summary: 'The account credit balance',
         tags: ['account'],
@@ -36,6 +37,7 @@ export async function accountRoutes(app: FastifyInstance, deps: { store: Store }
   app.get(
     '/senders',
     {
+      config: { access: { scope: 'sms:read' } },
       schema: {
         summary: 'Sender names of the account, including those shared with it',
         description:

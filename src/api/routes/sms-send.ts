@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireScope } from '../../domain/accounts/authenticate.js';
 import type { Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import { MAX_NUMBERS_PER_REQUEST, preparePreview } from '../../domain/messages/prepare-send.js';
@@ -41,6 +40,7 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
   app.post(
     '/sms/send',
     {
+      config: { access: { scope: 'sms:send' } },
       bodyLimit: deps.bodyLimitBytes,
       validatorCompiler: documentOnly,
       schema: {
@@ -63,7 +63,6 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
       },
     },
     async (request, reply) => {
-      requireScope(request.caller, 'sms:send');
       const idempotencyKey = readIdempotencyKey(request);
       const body = bodyBytes(request);
       const scanned = scanSendBody(body, { maxNumbers: MAX_NUMBERS_PER_REQUEST });
@@ -95,6 +94,8 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
   app.post(
     '/sms/preview-cost',
     {
+      // An estimate changes nothing: a read-only key may ask for one.
+      config: { access: { scope: 'sms:read' } },
       bodyLimit: deps.bodyLimitBytes,
       validatorCompiler: documentOnly,
       schema: {

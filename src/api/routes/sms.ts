@@ -58,6 +58,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
   app.get(
     '/sms',
     {
+      config: { access: { scope: 'sms:read' } },
       schema: {
         summary: "List the account's messages, most recent first",
         tags: ['sms'],
@@ -131,6 +132,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
   app.get(
     '/sms/:uuid',
     {
+      config: { access: { scope: 'sms:read' } },
       schema: {
         summary: 'One message, with drSummary once the send is complete',
         tags: ['sms'],
@@ -147,10 +149,12 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
   app.post(
     '/sms/:uuid/cancel',
     {
+      // Cancelling moves credits: a read-only key may not.
+      config: { access: { scope: 'sms:send' } },
       schema: {
         summary: 'Cancel a scheduled message that has not started; held credits are refunded',
         description:
-          'NOT_SCHEDULED answers 400; ALREADY_CANCELLED and ALREADY_PROCESSING answer 409.',
+          'Requires a key with scope sms:send or *. NOT_SCHEDULED answers 400; ALREADY_CANCELLED and ALREADY_PROCESSING answer 409.',
         tags: ['sms'],
         params: uuidParams,
         response: {
@@ -182,6 +186,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
   app.get(
     '/sms/:uuid/recipients',
     {
+      config: { access: { scope: 'sms:read' } },
       schema: {
         summary: 'Per-recipient delivery status, with cursor paging',
         description:

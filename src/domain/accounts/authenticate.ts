@@ -34,11 +34,27 @@ export async function authenticate(store: Store, key: string | undefined): Promi
   };
 }
 
-export function requireScope(caller: Caller, scope: ApiKeyScope): void {
-  if (!caller.scopes.includes('*') && !caller.scopes.includes(scope)) {
+/** What a route can ask of a key; `*` is a key's scope, never a route's need. */
+export type RequiredScope = Exclude<ApiKeyScope, '*'>;
+
+/**
+ * What each scope of a key grants. Spec §5 gives a send key every endpoint, so `sms:send`
+ * includes reading; `sms:read` is read-only: it cannot send, nor cancel (which moves credits).
+ */
+const GRANTS: Readonly<Record<ApiKeyScope, readonly RequiredScope[]>> = {
+  '*': ['sms:send', 'sms:read'],
+  'sms:send': ['sms:send', 'sms:read'],
+  'sms:read': ['sms:read'],
+};
+
+/** Refuses, with 403 SCOPE_INSUFFICIENT, a caller none of whose scopes grants `needed`. */
+export function requireScope(caller: Caller, needed: RequiredScope): void {
+  if (!caller.scopes.some((scope) => GRANTS[scope].includes(needed))) {
     throw new DomainError(
       'SCOPE_INSUFFICIENT',
-      `This API key lacks the ${scope} scope; create a key with ${scope} or *`,
+      needed === 'sms:send'
+        ? 'This API key is read-only (sms:read): sending and cancelling need a key with sms:send or *'
+        : `This API key lacks the ${needed} scope; create a key with ${needed} or *`,
     );
   }
 }

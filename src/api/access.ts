@@ -1,0 +1,55 @@
+import type {
+  FastifyPluginAsync,
+  FastifyPluginCallback,
+  FastifyPluginOptions,
+  RouteOptions,
+} from 'fastify';
+import type { RequiredScope } from '../domain/accounts/authenticate.js';
+
+/**
+ * What a route needs before its handler runs, declared in its options as `config: { access }`
+ * and enforced by one hook (`plugins/access-control.ts`). A route without a declaration stops
+ * the app at start-up, so no route can forget its check.
+ *
+ * - `'public'`: no credentials (health, the API documents).
+ * - `{ scope }`: a valid `x-api-key` whose scopes grant `scope` (`requireScope` in the domain says which
+ *   scopes grant which).
+ */
+export type Access = 'public' | { readonly scope: RequiredScope };
+
+export type { RequiredScope };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+/** A route as the access hook saw it registered: the security suite reads these. */
+export interface DeclaredRoute {
+  readonly method: string;
+  /** Fastify's path, `:param` style. */
+  readonly url: string;
+  readonly access: Access | undefined;
+}
+
+/** Reads a route's declaration (after every onRoute hook has had its say). */
+export function accessOf(route: Pick<RouteOptions, 'config'>): Access | undefined {
+  return (route.config as { access?: Access } | undefined)?.access;
+}
+
+/**
+ * Wraps a plugin whose routes we do not write (Swagger UI's pages and assets) so that each of
+ * them is declared `access`, since we cannot put the declaration in their options ourselves.
+ */
+export function withAccess<Options extends FastifyPluginOptions>(
+  access: Access,
+  plugin: FastifyPluginAsync<Options> | FastifyPluginCallback<Options>,
+): FastifyPluginAsync<Options> {
+  return async (scope, options) => {
+    scope.addHook('onRoute', (route) => {
+      if (accessOf(route) === undefined) route.config = { ...route.config, access };
+    });
+    await scope.register(plugin as FastifyPluginAsync, options);
+  };
+}
