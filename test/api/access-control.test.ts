@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { withAccess } from '../../src/api/access.js';
 import { installAccessControl } from '../../src/api/plugins/access-control.js';
 
@@ -20,14 +20,14 @@ describe('access control', () => {
     const { app } = appWithAccessControl();
     app.get('/declared', { config: { access: 'public' } }, async () => 'ok');
     app.post('/forgotten', async () => 'ok');
-    await assert.rejects(app.ready(), /POST \/forgotten/);
+    await assert.rejects(async () => app.ready(), /POST \/forgotten/);
     await app.close();
   });
 
   it('declares the routes of a plugin we do not write through withAccess', async () => {
     const { app, guarded } = appWithAccessControl();
     await app.register(
-      withAccess({ scope: 'sms:read' }, async (scope) => {
+      withAccess({ scope: 'sms:read' }, async (scope: FastifyInstance) => {
         scope.get('/theirs', async () => 'ok');
       }),
     );
