@@ -1,9 +1,11 @@
 // Runs every *.test.ts under src/ and test/ with Node's test runner (Node 20 has no --test
 // globs), the spec reporter on the terminal and a TAP copy whose totals close the run as a
 // plain "N passed, N failed" line.
-// Extra arguments pass through, e.g. `npm test -- --test-name-pattern=cancel test/api/cancel.test.ts`.
+// Extra arguments pass through, e.g. `npm test -- --test-name-pattern=cancel test/api/cancel.test.ts`;
+// a directory stands for the *.test.ts files under it (`npm test -- test/api`): Node 20 given a
+// directory runs nothing and reports success.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -20,7 +22,13 @@ function findTests(dir) {
 const passThrough = process.argv.slice(2);
 const explicit = passThrough.filter((arg) => !arg.startsWith('-'));
 const flags = passThrough.filter((arg) => arg.startsWith('-'));
-const files = explicit.length > 0 ? explicit : ['src', 'test'].flatMap(findTests).sort();
+const files = (explicit.length > 0 ? explicit : ['src', 'test']).flatMap((path) =>
+  existsSync(path) && statSync(path).isDirectory() ? findTests(path).sort() : [path],
+);
+if (files.length === 0) {
+  console.error(`No *.test.ts file under ${explicit.join(', ')}`);
+  process.exit(1);
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'nok-tests-'));
 const tap = join(dir, 'results.tap');
