@@ -5,7 +5,9 @@ import { BatchWriter } from './batch-writer.js';
 
 const logger = pino({ level: 'silent' });
 
-function writer(options: { fail?: number; concurrency?: number; maxBatch?: number } = {}) {
+function writer(
+  options: { fail?: number; concurrency?: number; maxBatch?: number; delayMs?: number } = {},
+) {
   const batches: number[][] = [];
   let failures = options.fail ?? 0;
   let running = 0;
@@ -24,7 +26,7 @@ function writer(options: { fail?: number; concurrency?: number; maxBatch?: numbe
       }
     },
     maxBatch: options.maxBatch ?? 100,
-    delayMs: 1,
+    delayMs: options.delayMs ?? 1,
     retryDelayMs: 1,
     concurrency: options.concurrency,
     logger,
@@ -40,12 +42,25 @@ describe('BatchWriter', () => {
     assert.deepEqual(batches, [[1, 2, 3]]);
   });
 
-  it('starts a write at once when a batch is full, and writes the rest after', async () => {
+  it('writes at most maxBatch items per batch, in the order they were added', async () => {
     const { w, batches } = writer({ maxBatch: 2 });
     await Promise.all([1, 2, 3, 4, 5].map((n) => w.add(n)));
-    assert.deepEqual(batches.flat(), [1, 2, 3, 4, 5]);
-    assert.ok(batches.every((b) => b.length <= 5));
+    assert.deepEqual(batches, [[1, 2], [3, 4], [5]]);
   });
+
+  it(
+    'starts a write at once when a batch is full, without waiting for company',
+    { timeout: 5_000 },
+    async () => {
+      // A minute's delay: only a full batch can be written before the test's timeout.
+      const { w, batches } = writer({ maxBatch: 2, delayMs: 60_000 });
+      await Promise.all([1, 2, 3, 4].map((n) => w.add(n)));
+      assert.deepEqual(batches, [
+        [1, 2],
+        [3, 4],
+      ]);
+    },
+  );
 
   it('writes the same items again after a failed write, dropping none', async () => {
     const { w, batches } = writer({ fail: 2 });
@@ -55,12 +70,14 @@ describe('BatchWriter', () => {
 
   it('writes at most `concurrency` batches at once', async () => {
     const { w, batches, release, mostAtOnce } = writer({ concurrency: 2, maxBatch: 1 });
-    const adds = [1, 2, 3, 4].map((n) => w.add(n));
-    while (batches.length < 4) {
+    let settled = false;
+    const adds = Promise.all([1, 2, 3, 4].map((n) => w.add(n))).finally(() => (settled = true));
+    while (!settled) {
       await new Promise((resolve) => setImmediate(resolve));
       release.splice(0).forEach((r) => r());
     }
-    await Promise.all(adds);
+    await adds;
+    assert.deepEqual(batches, [[1], [2], [3], [4]]);
     assert.equal(mostAtOnce(), 2);
   });
 
