@@ -1,15 +1,19 @@
-import { SMSC_PRESETS, resolveSmscOptions, type SmscOptions } from './smsc-options.js';
+import {
+  SMSC_PRESETS,
+  SMSC_TEST_HOOKS,
+  resolveSmscOptions,
+  type SmscSettings,
+} from './smsc-options.js';
 
 type FieldKind =
   'string' | 'number' | 'boolean' | 'number-or-null' | 'delay' | 'accounts' | 'prefixes';
 
-const FIELDS: Readonly<Record<Exclude<keyof SmscOptions, 'logger'>, FieldKind>> = {
+const FIELDS: Readonly<Record<keyof SmscSettings, FieldKind>> = {
   preset: 'string',
   host: 'string',
   port: 'number',
   accounts: 'accounts',
   messageIdFormat: 'string',
-  firstMessageId: 'number',
   seed: 'number',
   deliveredRatio: 'number',
   failedRatio: 'number',
@@ -19,27 +23,31 @@ const FIELDS: Readonly<Record<Exclude<keyof SmscOptions, 'logger'>, FieldKind>> 
   invalidPrefixes: 'prefixes',
   receiptDelayMs: 'delay',
   submitResponseDelayMs: 'number',
-  receiptBeforeResponse: 'boolean',
   throttleAboveSubmitsPerSecond: 'number-or-null',
   refuseBinds: 'boolean',
   dropConnectionAfterSubmits: 'number-or-null',
   maxBindsPerSystemId: 'number-or-null',
   receiptRetryIntervalMs: 'number',
   receiptMaxAttempts: 'number',
-  recordSubmits: 'boolean',
 };
 
 /**
- * The SMSC options from plain JSON (a file or a command-line argument), e.g.
- * `{"preset":"demo","port":2775,"receiptDelayMs":{"min":100,"max":900}}`. Unknown fields and
- * wrong types are errors that name the field; the values are then checked as `startSmsc` would.
+ * The SMSC settings from plain JSON (NOK_SMSC_OPTIONS, a bench variable), e.g.
+ * `{"preset":"demo","port":2775,"receiptDelayMs":{"min":100,"max":900}}`. Unknown fields, test
+ * hooks (SmscTestHooks) and wrong types are errors that name the field; the values are then
+ * checked as `startSmsc` would.
  */
-export function parseSmscOptions(json: unknown): SmscOptions {
+export function parseSmscOptions(json: unknown): SmscSettings {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new RangeError('SMSC options must be a JSON object, e.g. {"preset":"happy"}');
   }
   for (const [key, value] of Object.entries(json)) {
-    const kind = FIELDS[key as keyof typeof FIELDS];
+    if ((SMSC_TEST_HOOKS as readonly string[]).includes(key)) {
+      throw new RangeError(
+        `SMSC options: ${key} is a test hook, not a setting; tests pass it to startSmsc in code`,
+      );
+    }
+    const kind = Object.hasOwn(FIELDS, key) ? FIELDS[key as keyof typeof FIELDS] : undefined;
     if (kind === undefined) {
       throw new RangeError(
         `SMSC options: unknown field "${key}"; known: ${Object.keys(FIELDS).join(', ')}`,
@@ -48,7 +56,7 @@ export function parseSmscOptions(json: unknown): SmscOptions {
     const problem = problemWith(kind, value);
     if (problem !== null) throw new RangeError(`SMSC options: ${key} ${problem}`);
   }
-  const options = json as SmscOptions;
+  const options = json as SmscSettings;
   if (options.preset !== undefined && !(options.preset in SMSC_PRESETS)) {
     throw new RangeError(
       `SMSC options: preset must be one of ${Object.keys(SMSC_PRESETS).join(', ')}`,

@@ -71,5 +71,16 @@ describe('SMSC options from JSON', () => {
     assert.throws(() => parseSmscOptions({ preset: 'fast' }), /preset must be one of happy/);
     assert.throws(() => parseSmscOptions({ messageIdFormat: 'uuid' }), /messageIdFormat/);
     assert.throws(() => parseSmscOptions({ port: 70000 }), /SMSC options: port: must be/);
+    assert.throws(() => parseSmscOptions({ constructor: 1 }), /unknown field "constructor"/);
+  });
+
+  it('refuses the test hooks, which tests pass in code', () => {
+    for (const hook of ['firstMessageId', 'recordSubmits', 'receiptBeforeResponse']) {
+      const value = hook === 'firstMessageId' ? 1 : true;
+      assert.throws(
+        () => parseSmscOptions({ [hook]: value }),
+        new RegExp(`SMSC options: ${hook} is a test hook, not a setting`),
+      );
+    }
   });
 });

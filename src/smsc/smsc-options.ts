@@ -1,9 +1,12 @@
 /**
  * How the built-in SMSC behaves. Every field is optional: a preset (default `happy`) fills what
- * is left out. The same shape is accepted as plain JSON (`parseSmscOptions`), which is how the
- * `nok smsc` and `nok start` command lines pass it.
+ * is left out. The settings are also accepted as plain JSON (`parseSmscOptions`), which is how
+ * NOK_SMSC_OPTIONS passes them; the test hooks and the logger are passed in code only.
  */
-export interface SmscOptions {
+export type SmscOptions = SmscSettings & SmscTestHooks & { readonly logger?: SmscLogger };
+
+/** What an operator may set (NOK_SMSC_OPTIONS): the simulator's behaviour as a carrier. */
+export interface SmscSettings {
   /** Named behaviour to start from; fields given here override it. */
   readonly preset?: SmscPresetName;
   readonly host?: string;
@@ -13,11 +16,6 @@ export interface SmscOptions {
   readonly accounts?: readonly SmscAccount[];
   /** submit_sm_resp message ids: lower-case hexadecimal (default) or decimal. */
   readonly messageIdFormat?: 'hex' | 'decimal';
-  /**
-   * The first message id, as a number. Default: now × 1,000, so ids do not repeat across restarts
-   * at under 1,000 submits per millisecond; tests pass a fixed value.
-   */
-  readonly firstMessageId?: number;
   /** Seed of the per-number fate hash and of the receipt delays: same seed, same run. */
   readonly seed?: number;
   /**
@@ -33,11 +31,6 @@ export interface SmscOptions {
   readonly invalidPrefixes?: readonly string[];
   readonly receiptDelayMs?: number | { readonly min: number; readonly max: number };
   readonly submitResponseDelayMs?: number;
-  /**
-   * Send each receipt before its submit_sm_resp, which waits for the deliver_sm_resp (or one
-   * receipt retry interval): the race in which a receipt's message id is not yet known.
-   */
-  readonly receiptBeforeResponse?: boolean;
   /** Answer ESME_RTHROTTLED to submits beyond this rate per system_id; null: no limit. */
   readonly throttleAboveSubmitsPerSecond?: number | null;
   /** Answer every bind with ESME_RBINDFAIL. */
@@ -50,11 +43,34 @@ export interface SmscOptions {
   readonly receiptRetryIntervalMs?: number;
   /** Times a receipt is sent at most before it is dropped. */
   readonly receiptMaxAttempts?: number;
+}
+
+/**
+ * Hooks for tests, benchmarks and scripts, which pass them in code. They are no settings: a
+ * fixed first id repeats ids across restarts, a record of every submit grows without bound, and
+ * receipts before responses stage a race on purpose.
+ */
+export interface SmscTestHooks {
+  /**
+   * The first message id, as a number. Default: now × 1,000, so ids do not repeat across restarts
+   * at under 1,000 submits per millisecond; tests pass a fixed value.
+   */
+  readonly firstMessageId?: number;
+  /**
+   * Send each receipt before its submit_sm_resp, which waits for the deliver_sm_resp (or one
+   * receipt retry interval): the race in which a receipt's message id is not yet known.
+   */
+  readonly receiptBeforeResponse?: boolean;
   /** Keep a record of every accepted submit in `stats.submits` (off: benchmarks stay lean). */
   readonly recordSubmits?: boolean;
-  /** Where binds, dropped connections and dropped receipts are told (pino fits); not in JSON. */
-  readonly logger?: SmscLogger;
 }
+
+/** The fields of SmscTestHooks, which NOK_SMSC_OPTIONS refuses. */
+export const SMSC_TEST_HOOKS: readonly (keyof SmscTestHooks)[] = [
+  'firstMessageId',
+  'receiptBeforeResponse',
+  'recordSubmits',
+];
 
 /** The two levels the simulator logs at, in pino's argument order. */
 export interface SmscLogger {
