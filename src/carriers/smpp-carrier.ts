@@ -120,12 +120,13 @@ function answerOf(binds: SubmittingBinds, result: SubmitResult): SubmitAnswer {
 export function receiptHandler(
   carrier: string,
   record: (report: ReceiptReport) => Promise<void>,
+  /** Names the carrier already (a child logger). */
   logger: Logger,
 ): DeliverHandler {
   return async (pdu: DeliverSmPdu) => {
     const receipt = receiptOf(pdu);
     if (!receipt) {
-      logger.debug({ carrier, source: pdu.sourceAddr }, 'ignored a deliver_sm that is no receipt');
+      logger.debug({ source: pdu.sourceAddr }, 'ignored a deliver_sm that is no receipt');
       return CommandStatus.ESME_ROK;
     }
     const outcome = receipt.intermediate ? null : (OUTCOME_OF_STAT[receipt.stat] ?? 'failed');

@@ -29,10 +29,15 @@ export function createCarriers(
   const binds = new Map<string, CarrierBinds>();
   const ports = new Map<string, CarrierPort>();
   for (const settings of config.carriers) {
-    const logger = deps.logger.child({ carrier: settings.name });
+    // The binds name their carrier in their own log lines (a child logger of theirs); so does
+    // the receipt handler's, once: a field bound twice would print twice in each line.
     const carrierBinds = createCarrierBinds(settings, {
-      logger,
-      onDeliver: receiptHandler(settings.name, deps.onReceipt, logger),
+      logger: deps.logger,
+      onDeliver: receiptHandler(
+        settings.name,
+        deps.onReceipt,
+        deps.logger.child({ carrier: settings.name }),
+      ),
     });
     binds.set(settings.name, carrierBinds);
     ports.set(settings.name, smppCarrier(carrierBinds));
