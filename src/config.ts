@@ -1,39 +1,113 @@
 import { z } from 'zod';
+import type { LogFormatSetting } from './logging/create-logger.js';
+import { parseSmscOptions } from './smsc/parse-smsc-options.js';
+import type { SmscSettings } from './smsc/smsc-options.js';
 
 /**
  * Every setting Nok reads, from environment variables prefixed `NOK_`. This is the only module
  * that reads `process.env`; everything else receives the frozen result.
  */
-const integer = (min: number) => z.coerce.number().int().min(min);
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max);
+const port = () => integer(0, 65535);
 
-const schema = z.object({
-  NOK_DATABASE_URL: z.string().min(1).default('./data/nok.db'),
-  NOK_HOST: z.string().min(1).default('127.0.0.1'),
-  NOK_PORT: integer(0).max(65535).default(8080),
-  NOK_LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-    .default('info'),
-  NOK_RATE_LIMIT_REQUESTS: integer(1).default(6000),
-  NOK_RATE_LIMIT_WINDOW_SECONDS: integer(1).default(60),
-  NOK_SEND_BODY_LIMIT_MB: integer(1).default(128),
-  NOK_SCHEDULER_INTERVAL_MS: integer(10).default(1000),
-  NOK_MATERIALISE_CHUNK_SIZE: integer(100).default(20000),
-  NOK_DEMO_CREDITS: integer(0).default(100000),
-  NOK_CARRIERS_FILE: z.string().min(1).optional(),
-  NOK_SMSC_HOST: z.string().min(1).default('127.0.0.1'),
-  NOK_SMSC_PORT: integer(0).max(65535).default(2775),
-  NOK_SMSC_OPTIONS: z.string().min(2).default('{"preset":"demo"}'),
-  NOK_DISPATCH_CHUNK_SIZE: integer(1).max(100_000).default(1000),
-  NOK_DISPATCH_MAX_IN_FLIGHT: integer(0).default(0),
-  NOK_RETRY_WINDOW_SECONDS: integer(1).default(3600),
-  NOK_METRICS: z.enum(['on', 'off']).default('on'),
-});
+/** NOK_SMSC_OPTIONS: JSON checked against the simulator's own settings (parseSmscOptions). */
+const smscOptions = z
+  .string()
+  .default('{"preset":"demo"}')
+  .transform((text, ctx): SmscSettings => {
+    try {
+      const settings = parseSmscOptions(JSON.parse(text));
+      for (const field of ['host', 'port'] as const) {
+        if (settings[field] !== undefined) {
+          throw new Error(`${field} is set by NOK_SMSC_${field.toUpperCase()}, not here`);
+        }
+      }
+      return settings;
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
+
+const schema = z
+  .object({
+    NOK_DATABASE_URL: z.string().min(1).default('./data/nok.db'),
+    NOK_HOST: z.string().min(1).default('127.0.0.1'),
+    NOK_PORT: port().default(8080),
+    NOK_LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    NOK_LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
+    NOK_RATE_LIMIT_REQUESTS: integer(1).default(6000),
+    NOK_RATE_LIMIT_WINDOW_SECONDS: integer(1).default(60),
+    NOK_SEND_BODY_LIMIT_MB: integer(1).default(128),
+    NOK_SCHEDULER_INTERVAL_MS: integer(10).default(1000),
+    NOK_MATERIALISE_CHUNK_SIZE: integer(100).default(20000),
+    NOK_DEMO_CREDITS: integer(0).default(100000),
+    NOK_CARRIERS_FILE: z.string().min(1).optional(),
+    NOK_SMSC_HOST: z.string().min(1).default('127.0.0.1'),
+    NOK_SMSC_PORT: port().default(2775),
+    NOK_SMSC_OPTIONS: smscOptions,
+    NOK_DISPATCH_CHUNK_SIZE: integer(1, 100_000).default(1000),
+    NOK_DISPATCH_MAX_IN_FLIGHT: integer(0).default(0),
+    NOK_RETRY_WINDOW_SECONDS: integer(1).default(3600),
+    // Leases are renewed every third of their length, at most once a second: 3 s at least.
+    NOK_DISPATCH_LEASE_MS: integer(3_000, 3_600_000).default(60_000),
+    NOK_DISPATCH_IDLE_POLL_MS: integer(10, 60_000).default(250),
+    NOK_DISPATCH_RETRY_INITIAL_DELAY_MS: integer(10, 3_600_000).default(1_000),
+    NOK_DISPATCH_RETRY_MAX_DELAY_MS: integer(10, 3_600_000).default(60_000),
+    NOK_DISPATCH_SWEEP_INTERVAL_MS: integer(10, 600_000).default(1_000),
+    NOK_DISPATCH_DRAIN_MS: integer(0, 600_000).default(10_000),
+    NOK_DISPATCH_COMMIT_BATCH: integer(1, 100_000).default(1_000),
+    NOK_DISPATCH_COMMIT_DELAY_MS: integer(0, 1_000).default(1),
+    NOK_DISPATCH_COMMIT_RETRY_MS: integer(10, 60_000).default(500),
+    NOK_DISPATCH_RECEIPT_COMMITS: integer(1, 16).default(2),
+    NOK_METRICS: z.enum(['on', 'off']).default('on'),
+  })
+  .superRefine((e, ctx) => {
+    if (e.NOK_DISPATCH_RETRY_MAX_DELAY_MS < e.NOK_DISPATCH_RETRY_INITIAL_DELAY_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['NOK_DISPATCH_RETRY_MAX_DELAY_MS'],
+        message: `must be at least NOK_DISPATCH_RETRY_INITIAL_DELAY_MS (${e.NOK_DISPATCH_RETRY_INITIAL_DELAY_MS})`,
+      });
+    }
+  });
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** How a dispatcher paces itself; see DispatcherOptions for each field. */
+export interface DispatchSettings {
+  readonly chunkSize: number;
+  /** 0: the carriers' binds × windows. */
+  readonly maxInFlight: number;
+  readonly retryWindowMs: number;
+  readonly leaseMs: number;
+  readonly idlePollMs: number;
+  readonly retryInitialDelayMs: number;
+  readonly retryMaxDelayMs: number;
+  readonly sweepIntervalMs: number;
+  /** How long a stopping dispatcher waits for its parts in flight, and binds for their unbind. */
+  readonly drainMs: number;
+  /** Group commits of submit outcomes and receipts. */
+  readonly commit: {
+    readonly maxBatch: number;
+    readonly delayMs: number;
+    readonly retryDelayMs: number;
+    /** Receipt batches written at once. */
+    readonly receiptConcurrency: number;
+  };
+}
 
 export interface Config {
   readonly databaseUrl: string;
+  /** Where the API listens. */
   readonly host: string;
   readonly port: number;
-  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly logLevel: LogLevel;
+  /** `auto`: readable lines on a terminal, JSON lines otherwise (logFormatFor). */
+  readonly logFormat: LogFormatSetting;
   readonly rateLimit: { readonly requests: number; readonly windowSeconds: number };
   readonly sendBodyLimitBytes: number;
   readonly schedulerIntervalMs: number;
@@ -41,13 +115,13 @@ export interface Config {
   readonly demoCredits: number;
   /** The carrier file; unset, `nok start` delivers to its built-in SMSC. */
   readonly carriersFile: string | undefined;
-  readonly smsc: { readonly host: string; readonly port: number; readonly optionsJson: string };
-  readonly dispatch: {
-    readonly chunkSize: number;
-    /** 0: the carriers' binds × windows. */
-    readonly maxInFlight: number;
-    readonly retryWindowMs: number;
+  readonly smsc: {
+    readonly host: string;
+    readonly port: number;
+    readonly settings: SmscSettings;
   };
+  readonly dispatch: DispatchSettings;
+  /** Off: no metrics are kept and there is no /metrics. */
   readonly metrics: boolean;
 }
 
@@ -63,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.NOK_HOST,
     port: e.NOK_PORT,
     logLevel: e.NOK_LOG_LEVEL,
+    logFormat: e.NOK_LOG_FORMAT,
     rateLimit: Object.freeze({
       requests: e.NOK_RATE_LIMIT_REQUESTS,
       windowSeconds: e.NOK_RATE_LIMIT_WINDOW_SECONDS,
@@ -75,12 +150,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsc: Object.freeze({
       host: e.NOK_SMSC_HOST,
       port: e.NOK_SMSC_PORT,
-      optionsJson: e.NOK_SMSC_OPTIONS,
+      settings: Object.freeze(e.NOK_SMSC_OPTIONS),
     }),
     dispatch: Object.freeze({
       chunkSize: e.NOK_DISPATCH_CHUNK_SIZE,
       maxInFlight: e.NOK_DISPATCH_MAX_IN_FLIGHT,
       retryWindowMs: e.NOK_RETRY_WINDOW_SECONDS * 1000,
+      leaseMs: e.NOK_DISPATCH_LEASE_MS,
+      idlePollMs: e.NOK_DISPATCH_IDLE_POLL_MS,
+      retryInitialDelayMs: e.NOK_DISPATCH_RETRY_INITIAL_DELAY_MS,
+      retryMaxDelayMs: e.NOK_DISPATCH_RETRY_MAX_DELAY_MS,
+      sweepIntervalMs: e.NOK_DISPATCH_SWEEP_INTERVAL_MS,
+      drainMs: e.NOK_DISPATCH_DRAIN_MS,
+      commit: Object.freeze({
+        maxBatch: e.NOK_DISPATCH_COMMIT_BATCH,
+        delayMs: e.NOK_DISPATCH_COMMIT_DELAY_MS,
+        retryDelayMs: e.NOK_DISPATCH_COMMIT_RETRY_MS,
+        receiptConcurrency: e.NOK_DISPATCH_RECEIPT_COMMITS,
+      }),
     }),
     metrics: e.NOK_METRICS === 'on',
   });

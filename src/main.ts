@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { buildApp } from './api/app.js';
 import {
   loadCarrierConfig,
@@ -13,10 +13,10 @@ import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import type { Store } from './domain/ports.js';
 import { startDispatcher, type Dispatcher } from './dispatcher/dispatcher.js';
+import { createLogger } from './logging/create-logger.js';
 import { Metrics } from './metrics/metrics.js';
 import { buildOpsApp, opsRoutes, type OpsDeps } from './ops/ops-routes.js';
 import { startBackgroundJobs, type BackgroundJobs } from './scheduler/background-jobs.js';
-import { parseSmscOptions } from './smsc/parse-smsc-options.js';
 import { startSmsc, type RunningSmsc } from './smsc/start-smsc.js';
 import type { Database } from './storage/engine.js';
 import { migrate } from './storage/migrate.js';
@@ -46,12 +46,7 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-/** How long a stopping dispatcher waits for its parts in flight, and binds for their unbind. */
-const DRAIN_MS = 10_000;
-
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({ level: config.logLevel });
-}
+export { createLogger };
 
 /** Opens the store, migrates it, and starts the roles asked for, in one process. */
 export async function startRuntime(
@@ -71,7 +66,7 @@ export async function startRuntime(
 
   const smsc = roles.smsc
     ? await startSmsc({
-        ...parseSmscOptions(JSON.parse(config.smsc.optionsJson)),
+        ...config.smsc.settings,
         host: config.smsc.host,
         port: config.smsc.port,
         logger: logger.child({ role: 'smsc' }),
@@ -105,13 +100,18 @@ export async function startRuntime(
       logger: logger.child({ role: 'dispatcher' }),
       owner: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
       chunkSize: config.dispatch.chunkSize,
-      leaseMs: 60_000,
+      leaseMs: config.dispatch.leaseMs,
       maxInFlight: config.dispatch.maxInFlight || Math.max(100, carriers.windowCapacity),
-      idlePollMs: 250,
-      retry: { initialDelayMs: 1_000, maxDelayMs: 60_000, windowMs: config.dispatch.retryWindowMs },
+      idlePollMs: config.dispatch.idlePollMs,
+      retry: {
+        initialDelayMs: config.dispatch.retryInitialDelayMs,
+        maxDelayMs: config.dispatch.retryMaxDelayMs,
+        windowMs: config.dispatch.retryWindowMs,
+      },
       receiptWindowsMs: carriers.receiptWindowsMs,
       defaultReceiptWindowMs: Math.max(...carriers.receiptWindowsMs.values()),
-      sweepIntervalMs: 1_000,
+      sweepIntervalMs: config.dispatch.sweepIntervalMs,
+      commit: config.dispatch.commit,
       observer: metrics && {
         submitted(carrier, answer) {
           if (answer.kind === 'accepted') metrics.submits.inc({ carrier });
@@ -188,8 +188,8 @@ export async function startRuntime(
     async stop() {
       await app?.close();
       await jobs?.stop();
-      await dispatcher?.stop(DRAIN_MS);
-      await carriers?.stop(DRAIN_MS);
+      await dispatcher?.stop(config.dispatch.drainMs);
+      await carriers?.stop(config.dispatch.drainMs);
       await dispatcher?.stopReceipts();
       await smsc?.close();
       await database.close();

@@ -5,7 +5,6 @@ import { migrate } from '../storage/migrate.js';
 import { openDatabase } from '../storage/open-database.js';
 import { runAdmin } from './admin.js';
 import { ensureDemoAccount } from './demo.js';
-import { parseSmscOptions } from '../smsc/parse-smsc-options.js';
 import { startSmsc } from '../smsc/start-smsc.js';
 
 const USAGE = `Usage: nok <command>
@@ -48,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
       const stopRequested = stopSignal();
       const logger = createLogger(config);
       const smsc = await startSmsc({
-        ...parseSmscOptions(JSON.parse(config.smsc.optionsJson)),
+        ...config.smsc.settings,
         host: config.smsc.host,
         port: config.smsc.port,
         logger,

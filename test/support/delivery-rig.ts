@@ -1,6 +1,7 @@
 // A real delivery path for tests: the HTTP app and store of the harness, the built-in SMSC on a
 // free port of 127.0.0.1, carriers' binds over real sockets, the materialiser and a dispatcher.
 import pino from 'pino';
+import { loadConfig } from '../../src/config.js';
 import { parseCarrierConfig } from '../../src/carriers/carrier-config.js';
 import { createCarriers, type Carriers } from '../../src/carriers/start-carriers.js';
 import { startDispatcher, type Dispatcher } from '../../src/dispatcher/dispatcher.js';
@@ -86,6 +87,7 @@ export async function startDeliveryRig(
       receiptWindowsMs: carriers.receiptWindowsMs,
       defaultReceiptWindowMs: options.receiptWindowMs ?? 60_000,
       sweepIntervalMs: 50,
+      commit: loadConfig({}).dispatch.commit,
     });
     dispatchers.push(dispatcher);
     carrierSets.push(carriers);

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadConfig } from './config.js';
+
+describe('settings', () => {
+  it('paces the dispatcher as before when no NOK_DISPATCH_* is set', () => {
+    assert.deepEqual(loadConfig({}).dispatch, {
+      chunkSize: 1000,
+      maxInFlight: 0,
+      retryWindowMs: 3_600_000,
+      leaseMs: 60_000,
+      idlePollMs: 250,
+      retryInitialDelayMs: 1_000,
+      retryMaxDelayMs: 60_000,
+      sweepIntervalMs: 1_000,
+      drainMs: 10_000,
+      commit: { maxBatch: 1000, delayMs: 1, retryDelayMs: 500, receiptConcurrency: 2 },
+    });
+  });
+
+  it('takes each NOK_DISPATCH_* setting', () => {
+    const { dispatch } = loadConfig({
+      NOK_DISPATCH_LEASE_MS: '30000',
+      NOK_DISPATCH_IDLE_POLL_MS: '100',
+      NOK_DISPATCH_RETRY_INITIAL_DELAY_MS: '2000',
+      NOK_DISPATCH_RETRY_MAX_DELAY_MS: '120000',
+      NOK_DISPATCH_SWEEP_INTERVAL_MS: '5000',
+      NOK_DISPATCH_DRAIN_MS: '0',
+      NOK_DISPATCH_COMMIT_BATCH: '500',
+      NOK_DISPATCH_COMMIT_DELAY_MS: '5',
+      NOK_DISPATCH_COMMIT_RETRY_MS: '1000',
+      NOK_DISPATCH_RECEIPT_COMMITS: '4',
+    });
+    assert.deepEqual(
+      [dispatch.leaseMs, dispatch.idlePollMs, dispatch.retryInitialDelayMs],
+      [30_000, 100, 2_000],
+    );
+    assert.deepEqual(
+      [dispatch.retryMaxDelayMs, dispatch.sweepIntervalMs, dispatch.drainMs],
+      [120_000, 5_000, 0],
+    );
+    assert.deepEqual(dispatch.commit, {
+      maxBatch: 500,
+      delayMs: 5,
+      retryDelayMs: 1000,
+      receiptConcurrency: 4,
+    });
+  });
+
+  it('refuses a NOK_DISPATCH_* setting out of bounds, naming it', () => {
+    for (const [name, value] of [
+      ['NOK_DISPATCH_LEASE_MS', '2999'],
+      ['NOK_DISPATCH_IDLE_POLL_MS', '0'],
+      ['NOK_DISPATCH_SWEEP_INTERVAL_MS', 'soon'],
+      ['NOK_DISPATCH_COMMIT_BATCH', '0'],
+      ['NOK_DISPATCH_RECEIPT_COMMITS', '17'],
+      ['NOK_DISPATCH_DRAIN_MS', '-1'],
+    ] as const) {
+      assert.throws(() => loadConfig({ [name]: value }), new RegExp(`${name}: `), name);
+    }
+    assert.throws(
+      () =>
+        loadConfig({
+          NOK_DISPATCH_RETRY_INITIAL_DELAY_MS: '5000',
+          NOK_DISPATCH_RETRY_MAX_DELAY_MS: '1000',
+        }),
+      /NOK_DISPATCH_RETRY_MAX_DELAY_MS: must be at least NOK_DISPATCH_RETRY_INITIAL_DELAY_MS/,
+    );
+  });
+
+  it('reads NOK_LOG_FORMAT as auto, pretty or json', () => {
+    assert.equal(loadConfig({}).logFormat, 'auto');
+    assert.equal(loadConfig({ NOK_LOG_FORMAT: 'pretty' }).logFormat, 'pretty');
+    assert.throws(() => loadConfig({ NOK_LOG_FORMAT: 'xml' }), /NOK_LOG_FORMAT: /);
+  });
+});
+
+describe('NOK_SMSC_OPTIONS', () => {
+  it('is parsed at load: the demo preset by default, or the simulator settings given', () => {
+    assert.deepEqual(loadConfig({}).smsc.settings, { preset: 'demo' });
+    assert.deepEqual(
+      loadConfig({ NOK_SMSC_OPTIONS: '{"preset":"slow","failedRatio":0.1}' }).smsc.settings,
+      { preset: 'slow', failedRatio: 0.1 },
+    );
+  });
+
+  it('refuses what is not JSON, naming the variable', () => {
+    assert.throws(
+      () => loadConfig({ NOK_SMSC_OPTIONS: '{preset:demo}' }),
+      /NOK_SMSC_OPTIONS: .*JSON/,
+    );
+  });
+
+  it("refuses what the simulator's schema refuses, naming the variable and the field", () => {
+    assert.throws(
+      () => loadConfig({ NOK_SMSC_OPTIONS: '{"preset":"fast"}' }),
+      /NOK_SMSC_OPTIONS: SMSC options: preset must be one of/,
+    );
+    assert.throws(
+      () => loadConfig({ NOK_SMSC_OPTIONS: '{"failedRatio":2}' }),
+      /NOK_SMSC_OPTIONS: SMSC options: failedRatio/,
+    );
+  });
+
+  it('refuses the test hooks, which only code can pass', () => {
+    for (const hook of [
+      '{"firstMessageId":1}',
+      '{"recordSubmits":true}',
+      '{"receiptBeforeResponse":true}',
+    ]) {
+      assert.throws(() => loadConfig({ NOK_SMSC_OPTIONS: hook }), /NOK_SMSC_OPTIONS: .*test hook/);
+    }
+  });
+
+  it('refuses host and port, which NOK_SMSC_HOST and NOK_SMSC_PORT set', () => {
+    assert.throws(
+      () => loadConfig({ NOK_SMSC_OPTIONS: '{"port":2776}' }),
+      /NOK_SMSC_OPTIONS: port is set by NOK_SMSC_PORT/,
+    );
+  });
+});

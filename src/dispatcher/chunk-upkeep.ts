@@ -1,0 +1,76 @@
+import type { Logger } from 'pino';
+import type { ChunkKey, DeliveryStore } from '../domain/delivery/delivery-store.js';
+
+export interface Upkeep {
+  stop(): void;
+}
+
+/**
+ * Renews the leases of the chunks this dispatcher holds, every third of a lease (at most once a
+ * second), so that no other dispatcher takes them over while their parts are in flight.
+ */
+export function startLeaseRenewal(input: {
+  readonly delivery: DeliveryStore;
+  readonly owner: string;
+  readonly leaseMs: number;
+  readonly now: () => number;
+  readonly held: () => readonly ChunkKey[];
+  readonly logger: Logger;
+}): Upkeep {
+  const timer = setInterval(
+    () => {
+      const keys = input.held();
+      if (keys.length === 0) return;
+      input.delivery
+        .renewLeases(input.owner, keys, input.now() + input.leaseMs)
+        .catch((error: unknown) =>
+          input.logger.error({ err: error }, 'renewing chunk leases failed'),
+        );
+    },
+    Math.max(1000, Math.floor(input.leaseMs / 3)),
+  );
+  return { stop: () => clearInterval(timer) };
+}
+
+/**
+ * Every `intervalMs`, times out the recipients whose receipt is overdue and matches orphan
+ * receipts to their submissions (DeliveryStore.sweep). One sweep at a time; a full batch means
+ * more is waiting, so it sweeps again at once rather than at the next tick.
+ */
+export function startReceiptSweep(input: {
+  readonly delivery: DeliveryStore;
+  readonly intervalMs: number;
+  readonly receiptWindowsMs: ReadonlyMap<string, number>;
+  readonly defaultReceiptWindowMs: number;
+  readonly now: () => number;
+  readonly logger: Logger;
+}): Upkeep {
+  let sweeping = false;
+  let stopped = false;
+  async function sweep(): Promise<void> {
+    for (let more = true; more && !stopped;) {
+      const result = await input.delivery.sweep({
+        nowMs: input.now(),
+        receiptWindowsMs: input.receiptWindowsMs,
+        defaultReceiptWindowMs: input.defaultReceiptWindowMs,
+        orphanMaxAgeMs: input.defaultReceiptWindowMs,
+      });
+      if (result.timedOut > 0)
+        input.logger.info({ timedOut: result.timedOut }, 'recipients without a receipt timed out');
+      more = result.more;
+    }
+  }
+  const timer = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    sweep()
+      .catch((error: unknown) => input.logger.error({ err: error }, 'delivery sweep failed'))
+      .finally(() => (sweeping = false));
+  }, input.intervalMs);
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}

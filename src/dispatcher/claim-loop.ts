@@ -1,0 +1,150 @@
+import type { ChunkKey, DispatchChunk, PartOutcome } from '../domain/delivery/delivery-store.js';
+import type { DispatcherOptions } from './dispatcher.js';
+import type { Slots } from './slots.js';
+import { submitPart } from './submit-part.js';
+
+/** A claimed chunk: parts issued and not yet settled, and whether all its parts are issued. */
+export interface HeldChunk {
+  readonly chunk: DispatchChunk;
+  outstanding: number;
+  issued: boolean;
+}
+
+export interface Claiming {
+  wake(): void;
+  submitted(): number;
+  release(entry: HeldChunk): Promise<void>;
+  /** Stops claiming and issuing; parts already issued run on. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The claim loop: while this process has room, claims a chunk and issues every due part of it,
+ * each once a slot of `maxInFlight` is free; a chunk is released once all its parts have an
+ * outcome. An idle loop looks again after `idlePollMs`, or at once on `wake`.
+ */
+export function startClaiming(
+  options: DispatcherOptions & {
+    readonly now: () => number;
+    readonly slots: Slots;
+    readonly held: Map<string, HeldChunk>;
+    readonly onOutcome: (outcome: PartOutcome) => Promise<void>;
+  },
+): Claiming {
+  const { delivery, logger, owner, now, slots, held } = options;
+  let stopping = false;
+  let wakeUp: (() => void) | undefined;
+  let submitted = 0;
+
+  function idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, options.idlePollMs);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        resolve();
+      }
+      wakeUp = done;
+    });
+  }
+
+  async function release(entry: HeldChunk): Promise<void> {
+    const key = keyOf(entry.chunk);
+    try {
+      await delivery.releaseChunk(owner, entry.chunk, now());
+    } catch (error) {
+      // The lease runs out and the chunk is claimed again; nothing is lost.
+      logger.error({ err: error, messageId: entry.chunk.messageId }, 'releasing a chunk failed');
+    } finally {
+      held.delete(key);
+      wakeUp?.();
+    }
+  }
+
+  function settle(entry: HeldChunk): void {
+    entry.outstanding--;
+    if (entry.outstanding === 0 && entry.issued) void release(entry);
+  }
+
+  /** Issues every due part of the chunk, each once a slot is free. */
+  async function issue(entry: HeldChunk): Promise<void> {
+    const { chunk } = entry;
+    for (const recipient of chunk.recipients) {
+      for (let part = 0; part < chunk.parts; part++) {
+        if (recipient.partsAccepted & (2 ** part)) continue;
+        const granted = await slots.acquire();
+        if (!granted) break;
+        entry.outstanding++;
+        submitted++;
+        const outgoing = {
+          messageId: chunk.messageId,
+          sender: chunk.sender,
+          content: chunk.content,
+          msisdn: recipient.msisdn,
+          part,
+        };
+        void submitPart(options.route, options.retry, outgoing, recipient, now, options.observer)
+          .then(options.onOutcome)
+          .catch((error: unknown) =>
+            logger.error({ err: error, messageId: chunk.messageId }, 'a part outcome was lost'),
+          )
+          .finally(() => {
+            slots.release();
+            settle(entry);
+          });
+      }
+      if (stopping) break;
+    }
+    entry.issued = true;
+    entry.outstanding++;
+    settle(entry);
+  }
+
+  const loop = (async () => {
+    while (!stopping) {
+      // Claim while this process has room for more parts; a chunk whose parts are all issued
+      // no longer needs attention here.
+      const busy = [...held.values()].some((h) => !h.issued);
+      if (busy) {
+        await idle();
+        continue;
+      }
+      let chunk: DispatchChunk | null;
+      try {
+        chunk = await delivery.claimChunk({
+          owner,
+          nowMs: now(),
+          leaseMs: options.leaseMs,
+          chunkSize: options.chunkSize,
+        });
+      } catch (error) {
+        logger.error({ err: error }, 'claiming a chunk failed');
+        await idle();
+        continue;
+      }
+      if (!chunk) {
+        await idle();
+        continue;
+      }
+      const entry: HeldChunk = { chunk, outstanding: 0, issued: false };
+      held.set(keyOf(chunk), entry);
+      void issue(entry).then(() => wakeUp?.());
+    }
+  })();
+
+  return {
+    wake: () => wakeUp?.(),
+    submitted: () => submitted,
+    release,
+    async stop() {
+      stopping = true;
+      slots.close();
+      wakeUp?.();
+      await loop;
+    },
+  };
+}
+
+function keyOf(chunk: ChunkKey): string {
+  return `${chunk.messageId}:${chunk.firstSeq}`;
+}
