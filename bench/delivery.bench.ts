@@ -87,7 +87,7 @@ try {
     summary = Object.fromEntries(page.summary.map((s) => [s.status, s.count]));
     pending = summary.pending ?? 0;
     if (process.env.NOK_BENCH_TRACE)
-      console.log(JSON.stringify(await client.getJson('/status')), pending);
+      console.log(JSON.stringify(await (await fetch(`${server.opsUrl}/status`)).json()), pending);
   }
   const seconds = (nowMs() - start) / 1000;
   record({

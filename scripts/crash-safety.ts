@@ -65,6 +65,8 @@ const env = {
   NOK_LOG_LEVEL: 'warn',
   NOK_HOST: '127.0.0.1',
   NOK_PORT: '0',
+  // The API process and each dispatcher: each its own free port for the operator endpoints.
+  NOK_OPS_PORT: '0',
   NOK_CARRIERS_FILE: carriersFile,
   NOK_DISPATCH_MAX_IN_FLIGHT: String(MAX_IN_FLIGHT),
   NOK_RATE_LIMIT_REQUESTS: '1000000',

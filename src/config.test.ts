@@ -68,6 +68,15 @@ describe('settings', () => {
     );
   });
 
+  it('puts the operator endpoints on 127.0.0.1:9464 unless NOK_OPS_HOST/NOK_OPS_PORT say otherwise', () => {
+    assert.deepEqual(loadConfig({}).ops, { host: '127.0.0.1', port: 9464 });
+    assert.deepEqual(loadConfig({ NOK_OPS_HOST: '0.0.0.0', NOK_OPS_PORT: '0' }).ops, {
+      host: '0.0.0.0',
+      port: 0,
+    });
+    assert.throws(() => loadConfig({ NOK_OPS_PORT: '65536' }), /NOK_OPS_PORT: /);
+  });
+
   it('reads NOK_LOG_FORMAT as auto, pretty or json', () => {
     assert.equal(loadConfig({}).logFormat, 'auto');
     assert.equal(loadConfig({ NOK_LOG_FORMAT: 'pretty' }).logFormat, 'pretty');

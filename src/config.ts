@@ -35,6 +35,8 @@ const schema = z
     NOK_DATABASE_URL: z.string().min(1).default('./data/nok.db'),
     NOK_HOST: z.string().min(1).default('127.0.0.1'),
     NOK_PORT: port().default(8080),
+    NOK_OPS_HOST: z.string().min(1).default('127.0.0.1'),
+    NOK_OPS_PORT: port().default(9464),
     NOK_LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
@@ -105,6 +107,8 @@ export interface Config {
   /** Where the API listens. */
   readonly host: string;
   readonly port: number;
+  /** Where the operator endpoints (/health, /metrics, /status) listen, apart from the API. */
+  readonly ops: { readonly host: string; readonly port: number };
   readonly logLevel: LogLevel;
   /** `auto`: readable lines on a terminal, JSON lines otherwise (logFormatFor). */
   readonly logFormat: LogFormatSetting;
@@ -121,7 +125,7 @@ export interface Config {
     readonly settings: SmscSettings;
   };
   readonly dispatch: DispatchSettings;
-  /** Off: no metrics are kept and there is no /metrics. */
+  /** Off: no metrics are kept and the ops listener has no /metrics. */
   readonly metrics: boolean;
 }
 
@@ -136,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.NOK_DATABASE_URL,
     host: e.NOK_HOST,
     port: e.NOK_PORT,
+    ops: Object.freeze({ host: e.NOK_OPS_HOST, port: e.NOK_OPS_PORT }),
     logLevel: e.NOK_LOG_LEVEL,
     logFormat: e.NOK_LOG_FORMAT,
     rateLimit: Object.freeze({

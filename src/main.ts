@@ -1,23 +1,19 @@
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './api/app.js';
-import {
-  loadCarrierConfig,
-  parseCarrierConfig,
-  type CarrierConfig,
-} from './carriers/carrier-config.js';
-import { createCarriers, type Carriers } from './carriers/start-carriers.js';
+import type { CarrierConfig } from './carriers/carrier-config.js';
+import type { Carriers } from './carriers/start-carriers.js';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import type { Store } from './domain/ports.js';
-import { startDispatcher, type Dispatcher } from './dispatcher/dispatcher.js';
+import type { Dispatcher } from './dispatcher/dispatcher.js';
 import { createLogger } from './logging/create-logger.js';
 import { Metrics } from './metrics/metrics.js';
-import { buildOpsApp, opsRoutes, type OpsDeps } from './ops/ops-routes.js';
+import { buildOpsApp } from './ops/ops-routes.js';
 import { startBackgroundJobs, type BackgroundJobs } from './scheduler/background-jobs.js';
 import { startSmsc, type RunningSmsc } from './smsc/start-smsc.js';
+import { startDelivery } from './runtime/start-delivery.js';
+import { describeError, listenOrExplain, StartedParts } from './runtime/start-steps.js';
 import type { Database } from './storage/engine.js';
 import { migrate } from './storage/migrate.js';
 import { openDatabase } from './storage/open-database.js';
@@ -35,184 +31,232 @@ export interface Roles {
 export interface Runtime {
   readonly database: Database;
   readonly store: Store;
+  /** The customers' API (`/api/v2`, `/health`, `/docs`), with the api role. */
   readonly app?: FastifyInstance;
+  /** The operator endpoints (`/health`, `/metrics`, `/status`), in every role. */
+  readonly ops: FastifyInstance;
   readonly jobs?: BackgroundJobs;
   readonly dispatcher?: Dispatcher;
   readonly carriers?: Carriers;
   readonly smsc?: RunningSmsc;
   readonly metrics?: Metrics;
-  /** The address the API (or, without it, the ops endpoints) listens on. */
+  /** The address the API listens on. */
   readonly url?: string;
+  /** The address the operator endpoints listen on. */
+  readonly opsUrl?: string;
   stop(): Promise<void>;
 }
 
-export { createLogger };
+export interface RuntimeOptions {
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  /** false: build the apps without listening (tests inject). */
+  readonly listen?: boolean;
+  /** The carriers, instead of NOK_CARRIERS_FILE. */
+  readonly carriers?: CarrierConfig;
+}
 
-/** Opens the store, migrates it, and starts the roles asked for, in one process. */
+/**
+ * Opens the store, migrates it, and starts the roles asked for, in one process, each part by
+ * the function named after it. A part that fails to start stops those started before it, so a
+ * failed start leaves nothing running, and says which part failed and why.
+ */
 export async function startRuntime(
   config: Config,
   roles: Roles,
-  options: { logger?: Logger; clock?: Clock; listen?: boolean; carriers?: CarrierConfig } = {},
+  options: RuntimeOptions = {},
 ): Promise<Runtime> {
   const logger = options.logger ?? createLogger(config);
   const clock = options.clock ?? systemClock;
-  const database = openDatabase(config.databaseUrl, {
-    onIdleConnectionError: (error) =>
-      logger.warn({ err: error }, 'an idle database connection broke; the pool replaces it'),
-  });
-  await migrate(database, clock.now());
-  const store = createStore(database.db);
-  const metrics = config.metrics ? new Metrics() : undefined;
+  const listen = options.listen !== false;
+  const started = new StartedParts(logger);
+  try {
+    const { database, store } = await openStore(config, clock, logger);
+    started.push(() => database.close());
+    const metrics = config.metrics ? new Metrics() : undefined;
 
-  const smsc = roles.smsc
-    ? await startSmsc({
-        ...config.smsc.settings,
-        host: config.smsc.host,
-        port: config.smsc.port,
-        logger: logger.child({ role: 'smsc' }),
-      })
-    : undefined;
-  if (smsc) logger.info({ host: smsc.host, port: smsc.port }, 'built-in SMSC listening');
+    const smsc = roles.smsc ? await startBuiltInSmsc(config, logger) : undefined;
+    if (smsc) started.push(() => smsc.close());
 
-  let dispatcher: Dispatcher | undefined;
-  let carriers: Carriers | undefined;
-  if (roles.dispatcher) {
-    const carrierConfig =
-      options.carriers ??
-      (config.carriersFile
-        ? await loadCarrierConfig(config.carriersFile)
-        : smsc
-          ? builtInCarrier(smsc)
-          : null);
-    if (!carrierConfig) {
-      throw new Error(
-        'The dispatcher has no carrier: set NOK_CARRIERS_FILE (see docs/carriers.example.json)',
-      );
-    }
-    carriers = createCarriers(carrierConfig, {
-      logger: logger.child({ role: 'dispatcher' }),
-      onReceipt: (report) => dispatcher!.recordReceipt(report),
+    const delivery = roles.dispatcher
+      ? await startDelivery(config, {
+          database,
+          smsc,
+          clock,
+          logger,
+          metrics,
+          carriers: options.carriers,
+        })
+      : undefined;
+    if (delivery) started.push(() => delivery.stop());
+    metrics?.observe({
+      carriers: () => delivery?.carriers.status() ?? [],
+      queueDepth: () => database.delivery.queueDepth(),
     });
-    dispatcher = startDispatcher({
-      delivery: database.delivery,
-      route: carriers.route,
-      clock,
-      logger: logger.child({ role: 'dispatcher' }),
-      owner: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
-      chunkSize: config.dispatch.chunkSize,
-      leaseMs: config.dispatch.leaseMs,
-      maxInFlight: config.dispatch.maxInFlight || Math.max(100, carriers.windowCapacity),
-      idlePollMs: config.dispatch.idlePollMs,
-      retry: {
-        initialDelayMs: config.dispatch.retryInitialDelayMs,
-        maxDelayMs: config.dispatch.retryMaxDelayMs,
-        windowMs: config.dispatch.retryWindowMs,
-      },
-      receiptWindowsMs: carriers.receiptWindowsMs,
-      defaultReceiptWindowMs: Math.max(...carriers.receiptWindowsMs.values()),
-      sweepIntervalMs: config.dispatch.sweepIntervalMs,
-      commit: config.dispatch.commit,
-      observer: metrics && {
-        submitted(carrier, answer) {
-          if (answer.kind === 'accepted') metrics.submits.inc({ carrier });
-          else metrics.submitErrors.inc({ carrier, code: answer.code });
-        },
-        receipts(applied) {
-          for (const receipt of applied) {
-            metrics.receipts.inc({ carrier: receipt.carrier, status: receipt.outcome });
-            metrics.receiptLatency.observe({ carrier: receipt.carrier }, receipt.latencyMs / 1000);
-          }
-        },
-      },
-    });
-    carriers.start();
-  }
-  metrics?.observe({
-    carriers: () => carriers?.status() ?? [],
-    queueDepth: () => database.delivery.queueDepth(),
-  });
 
-  const jobs = roles.scheduler
-    ? startBackgroundJobs({
-        store,
-        engine: database.engine,
-        clock,
-        logger,
-        intervalMs: config.schedulerIntervalMs,
-        chunkSize: config.materialiseChunkSize,
-        onWork: () => dispatcher?.wake(),
-      })
-    : undefined;
+    const jobs = roles.scheduler
+      ? startBackgroundJobs({
+          store,
+          engine: database.engine,
+          clock,
+          logger,
+          intervalMs: config.schedulerIntervalMs,
+          chunkSize: config.materialiseChunkSize,
+          onWork: () => delivery?.dispatcher.wake(),
+        })
+      : undefined;
+    if (jobs) started.push(() => jobs.stop());
 
-  const ops: OpsDeps = {
-    metrics,
-    status: async () => ({
-      roles,
-      carriers: carriers?.status() ?? [],
-      dispatcher: dispatcher?.stats() ?? null,
-      queueDepth: await database.delivery.queueDepth(),
-      smsc: smsc ? { host: smsc.host, port: smsc.port } : null,
-    }),
-  };
-  let app: FastifyInstance | undefined;
-  let url: string | undefined;
-  if (roles.api) {
-    app = await buildApp({
-      store,
-      clock,
+    const api = roles.api
+      ? await startApi(config, {
+          store,
+          clock,
+          logger,
+          listen,
+          onAccepted: (charged) => {
+            jobs?.wake();
+            metrics?.acceptedRecipients.inc({ engine: database.engine.name }, charged);
+          },
+        })
+      : undefined;
+    if (api) started.push(() => api.app.close());
+
+    const ops = await startOps(config, {
       logger,
-      rateLimit: config.rateLimit,
-      sendBodyLimitBytes: config.sendBodyLimitBytes,
-      onAccepted: (charged) => {
-        jobs?.wake();
-        metrics?.acceptedRecipients.inc({ engine: database.engine.name }, charged);
-      },
-      ops: (api) => opsRoutes(api, ops),
+      listen,
+      metrics,
+      status: async () => ({
+        roles,
+        carriers: delivery?.carriers.status() ?? [],
+        dispatcher: delivery?.dispatcher.stats() ?? null,
+        queueDepth: await database.delivery.queueDepth(),
+        smsc: smsc ? { host: smsc.host, port: smsc.port } : null,
+      }),
     });
-  } else if (roles.dispatcher) {
-    app = await buildOpsApp(logger, ops);
-  }
-  if (app && options.listen !== false)
-    url = await app.listen({ host: config.host, port: config.port });
+    started.push(() => ops.app.close());
 
-  return {
-    database,
-    store,
-    app,
-    jobs,
-    dispatcher,
-    carriers,
-    smsc,
-    metrics,
-    url,
-    async stop() {
-      await app?.close();
-      await jobs?.stop();
-      await dispatcher?.stop(config.dispatch.drainMs);
-      await carriers?.stop(config.dispatch.drainMs);
-      await dispatcher?.stopReceipts();
-      await smsc?.close();
-      await database.close();
-    },
-  };
+    return {
+      database,
+      store,
+      app: api?.app,
+      ops: ops.app,
+      jobs,
+      dispatcher: delivery?.dispatcher,
+      carriers: delivery?.carriers,
+      smsc,
+      metrics,
+      url: api?.url,
+      opsUrl: ops.url,
+      stop: () => started.stopAll(),
+    };
+  } catch (error) {
+    await started.stopAll();
+    throw error;
+  }
 }
 
-/** `nok start` without a carrier file: the built-in SMSC is the one carrier. */
-function builtInCarrier(smsc: RunningSmsc): CarrierConfig {
-  return parseCarrierConfig({
-    carriers: [
-      {
-        name: 'builtin-smsc',
-        host: smsc.host,
-        port: smsc.port,
-        systemId: 'nok',
-        password: 'nok',
-        binds: 2,
-        windowSize: 100,
-        submitsPerSecond: 50_000,
-        // The demo SMSC answers within seconds; a missing receipt shows as timeout soon.
-        receiptWindowMs: 10_000,
-      },
-    ],
+/** The store of NOK_DATABASE_URL, migrated. */
+async function openStore(
+  config: Config,
+  clock: Clock,
+  logger: Logger,
+): Promise<{ database: Database; store: Store }> {
+  let database: Database | undefined;
+  try {
+    database = openDatabase(config.databaseUrl, {
+      onIdleConnectionError: (error) =>
+        logger.warn({ err: error }, 'an idle database connection broke; the pool replaces it'),
+    });
+    await migrate(database, clock.now());
+  } catch (error) {
+    await database?.close().catch(() => undefined);
+    throw new Error(
+      `Cannot open the database ${withoutPassword(config.databaseUrl)} (NOK_DATABASE_URL): ${describeError(error)}`,
+      { cause: error },
+    );
+  }
+  return { database, store: createStore(database.db) };
+}
+
+/** The built-in SMSC simulator, as NOK_SMSC_HOST, NOK_SMSC_PORT and NOK_SMSC_OPTIONS say. */
+async function startBuiltInSmsc(config: Config, logger: Logger): Promise<RunningSmsc> {
+  const { host, port } = config.smsc;
+  let smsc: RunningSmsc;
+  try {
+    smsc = await startSmsc({
+      ...config.smsc.settings,
+      host,
+      port,
+      logger: logger.child({ role: 'smsc' }),
+    });
+  } catch (error) {
+    throw new Error(
+      `Cannot start the built-in SMSC on ${host}:${port} (NOK_SMSC_HOST, NOK_SMSC_PORT): ${describeError(error)}`,
+      { cause: error },
+    );
+  }
+  logger.info({ host: smsc.host, port: smsc.port }, 'built-in SMSC listening');
+  return smsc;
+}
+
+/** The customers' API on NOK_HOST:NOK_PORT. */
+async function startApi(
+  config: Config,
+  deps: {
+    store: Store;
+    clock: Clock;
+    logger: Logger;
+    listen: boolean;
+    onAccepted: (charged: number) => void;
+  },
+): Promise<{ app: FastifyInstance; url?: string }> {
+  const app = await buildApp({
+    store: deps.store,
+    clock: deps.clock,
+    logger: deps.logger,
+    rateLimit: config.rateLimit,
+    sendBodyLimitBytes: config.sendBodyLimitBytes,
+    onAccepted: deps.onAccepted,
   });
+  if (!deps.listen) return { app };
+  const url = await listenOrExplain(
+    app,
+    { host: config.host, port: config.port },
+    {
+      what: 'the API',
+      settings: 'NOK_HOST, NOK_PORT',
+    },
+  );
+  return { app, url };
+}
+
+/** The operator endpoints on NOK_OPS_HOST:NOK_OPS_PORT. */
+async function startOps(
+  config: Config,
+  deps: {
+    logger: Logger;
+    listen: boolean;
+    metrics: Metrics | undefined;
+    status: () => Promise<object>;
+  },
+): Promise<{ app: FastifyInstance; url?: string }> {
+  const app = await buildOpsApp(deps.logger, { metrics: deps.metrics, status: deps.status });
+  if (!deps.listen) return { app };
+  const url = await listenOrExplain(app, config.ops, {
+    what: 'the operator endpoints',
+    settings: 'NOK_OPS_HOST, NOK_OPS_PORT',
+  });
+  return { app, url };
+}
+
+/** A database URL fit for a message: a PostgreSQL password becomes `***`. */
+function withoutPassword(url: string): string {
+  if (!/^postgres(ql)?:\/\//.test(url)) return url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://…';
+  }
 }

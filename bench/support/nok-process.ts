@@ -7,6 +7,8 @@ import type { ChildMessage, ParentMessage } from './nok-server.js';
 export interface NokServer {
   readonly pid: number;
   readonly url: string;
+  /** The operator endpoints: /metrics, /status. */
+  readonly opsUrl: string;
   seed(
     credits: number,
     blocked: readonly string[],
@@ -32,6 +34,7 @@ export async function startNokServer(env: Record<string, string>): Promise<NokSe
       ...process.env,
       NOK_HOST: '127.0.0.1',
       NOK_PORT: '0',
+      NOK_OPS_PORT: '0',
       NOK_LOG_LEVEL: 'warn',
       NOK_RATE_LIMIT_REQUESTS: '1000000000',
       ...env,
@@ -48,6 +51,7 @@ export async function startNokServer(env: Record<string, string>): Promise<NokSe
   return {
     pid,
     url: ready.url,
+    opsUrl: ready.opsUrl,
     async seed(credits, blocked) {
       child.send({ type: 'seed', credits, blocked } satisfies ParentMessage);
       const answer = await nextMessage(child, exited);

@@ -15,7 +15,7 @@ export type ParentMessage =
   | { readonly type: 'stop' };
 
 export type ChildMessage =
-  | { readonly type: 'ready'; readonly url: string }
+  | { readonly type: 'ready'; readonly url: string; readonly opsUrl: string }
   | {
       readonly type: 'seeded';
       readonly key: string;
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   });
   // The parent died without saying stop: do not outlive it.
   process.on('disconnect', () => void stop(1));
-  send({ type: 'ready', url: runtime.url! });
+  send({ type: 'ready', url: runtime.url!, opsUrl: runtime.opsUrl! });
 }
 
 main().catch((error: unknown) => {

@@ -25,8 +25,6 @@ export interface AppDeps {
   readonly sendBodyLimitBytes: number;
   /** Told of each accepted send with its charged recipients. */
   readonly onAccepted?: (charged: number) => void;
-  /** Adds the operator endpoints (/metrics, /status) beside /health. */
-  readonly ops?: (app: FastifyInstance) => void;
 }
 
 /** Builds the HTTP app with every route; it never listens (main.ts and tests decide). */
@@ -67,11 +65,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: isPublic, config: { access: 'public' } }, async () =>
     app.swagger(),
   );
+  // For load balancers in front of the API; the operator endpoints have a listener of their own.
   app.get('/health', { schema: isPublic, config: { access: 'public' } }, async () => ({
     status: 'ok',
   }));
-  const ops = deps.ops;
-  if (ops) await app.register(withAccess('public', async (scope: FastifyInstance) => ops(scope)));
 
   const compactLists = new CompactListCache();
   await app.register(

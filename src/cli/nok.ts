@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-import { loadConfig } from '../config.js';
-import { createLogger, startRuntime, type Roles } from '../main.js';
+import { loadConfig, type Config } from '../config.js';
+import { createLogger } from '../logging/create-logger.js';
+import { startRuntime, type Roles } from '../main.js';
+import { describeError } from '../runtime/start-steps.js';
+import { startSmsc } from '../smsc/start-smsc.js';
 import { migrate } from '../storage/migrate.js';
 import { openDatabase } from '../storage/open-database.js';
 import { runAdmin } from './admin.js';
 import { ensureDemoAccount } from './demo.js';
-import { startSmsc } from '../smsc/start-smsc.js';
 
 const USAGE = `Usage: nok <command>
 
@@ -13,9 +15,12 @@ const USAGE = `Usage: nok <command>
                the carrier unless NOK_CARRIERS_FILE is set); a demo account on an empty store
   api          the HTTP API only
   scheduler    releases scheduled messages and materialises recipient rows
-  dispatcher   delivers to the carriers of NOK_CARRIERS_FILE (/health, /metrics, /status on NOK_PORT)
+  dispatcher   delivers to the carriers of NOK_CARRIERS_FILE
   smsc         the built-in SMSC simulator alone, on NOK_SMSC_HOST:NOK_SMSC_PORT
-  status       prints the /status of the Nok listening on NOK_HOST:NOK_PORT
+  status       prints the /status of the Nok whose operator endpoints are on
+               NOK_OPS_HOST:NOK_OPS_PORT
+
+Every role but smsc serves /health, /metrics and /status on NOK_OPS_HOST:NOK_OPS_PORT.
   migrate      applies database migrations and exits
   admin ...    operator commands; \`nok admin help\` lists them
 
@@ -37,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
       const runtime = await startRuntime(config, roles, { logger });
       if (command === 'start')
         await ensureDemoAccount(runtime.store, config, runtime.url, console.log);
-      logger.info({ url: runtime.url, roles }, 'nok started');
+      logger.info({ url: runtime.url, opsUrl: runtime.opsUrl, roles }, 'nok started');
       await stopRequested;
       logger.info('stopping');
       await runtime.stop();
@@ -57,12 +62,8 @@ async function main(argv: string[]): Promise<number> {
       await smsc.close();
       return 0;
     }
-    case 'status': {
-      const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
-      const response = await fetch(`http://${host}:${config.port}/status`);
-      console.log(JSON.stringify(await response.json(), null, 2));
-      return response.ok ? 0 : 1;
-    }
+    case 'status':
+      return printStatus(config);
     case 'migrate': {
       const database = openDatabase(config.databaseUrl);
       try {
@@ -81,6 +82,29 @@ async function main(argv: string[]): Promise<number> {
       console.error(USAGE);
       return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
   }
+}
+
+/** `nok status`: the /status of the operator listener on NOK_OPS_HOST:NOK_OPS_PORT. */
+async function printStatus(config: Config): Promise<number> {
+  const url = `http://${reachableHost(config.ops.host)}:${config.ops.port}/status`;
+  let response: Response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new Error(
+      `Nothing answers at ${url} (${describeError((error as Error).cause ?? error)}); is a Nok running with these NOK_OPS_HOST and NOK_OPS_PORT?`,
+      { cause: error },
+    );
+  }
+  console.log(JSON.stringify(await response.json(), null, 2));
+  return response.ok ? 0 : 1;
+}
+
+/** Where to reach a listener bound to `host`: a wildcard address means this machine. */
+function reachableHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 function rolesOf(command: string, hasCarrierFile: boolean): Roles {
@@ -103,12 +127,16 @@ function stopSignal(): Promise<void> {
   });
 }
 
-main(process.argv.slice(2)).then(
+const argv = process.argv.slice(2);
+main(argv).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    // One line on stderr that says what failed and why (a failed start has already stopped
+    // what it started, so the process ends by itself; the timer is a backstop).
+    console.error(`nok ${argv[0] ?? ''}: ${describeError(error)}`.replace(/^nok : /, 'nok: '));
     process.exitCode = 1;
+    setTimeout(() => process.exit(1), 10_000).unref();
   },
 );

@@ -24,17 +24,28 @@ export interface NokResult {
   readonly stderr: string;
 }
 
-/** Runs `nok <args>` to completion against a test database or a NOK_DATABASE_URL. */
+/**
+ * Runs `nok <args>` to completion against a test database or a NOK_DATABASE_URL. A process
+ * still running after `timeoutMs` is killed (SIGKILL: a running `nok` takes SIGTERM as a stop
+ * request) and the promise rejects.
+ */
 export function runNok(
   db: TestDatabase | string,
   args: readonly string[],
   env: Record<string, string> = {},
+  timeoutMs = 0,
 ): Promise<NokResult> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
       [...NOK_ARGS, ...args],
-      { cwd: REPO_ROOT, env: nokEnv(db, env), maxBuffer: 16 * 1024 * 1024 },
+      {
+        cwd: REPO_ROOT,
+        env: nokEnv(db, env),
+        maxBuffer: 16 * 1024 * 1024,
+        timeout: timeoutMs,
+        killSignal: 'SIGKILL',
+      },
       (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') {
           reject(error);
@@ -61,7 +72,15 @@ export function spawnNok(
 
 function nokEnv(db: TestDatabase | string, env: Record<string, string>): NodeJS.ProcessEnv {
   const url = typeof db === 'string' ? db : databaseUrlFor(db);
-  return { ...process.env, NOK_LOG_LEVEL: 'silent', NOK_DATABASE_URL: url, ...env };
+  return {
+    ...process.env,
+    NOK_LOG_LEVEL: 'silent',
+    // A free port for the operator endpoints unless the test names one: two processes on the
+    // default port would refuse to start.
+    NOK_OPS_PORT: '0',
+    NOK_DATABASE_URL: url,
+    ...env,
+  };
 }
 
 /**

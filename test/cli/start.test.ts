@@ -5,30 +5,48 @@ import { after, before, describe, it } from 'node:test';
 import { apiKeyPrefix } from '../../src/domain/accounts/api-key.js';
 import type { Store } from '../../src/domain/ports.js';
 import { createStore } from '../../src/storage/store.js';
+import { duplicateKeys } from '../support/duplicate-keys.js';
 import { testEngines, type TestDatabase } from '../support/engines.js';
 import { freePort } from '../support/free-port.js';
-import { spawnNok } from './nok-process.js';
+import { runNok, spawnNok } from './nok-process.js';
 
 const KEY_PATTERN = /nok_[a-z2-7]{12}_[A-Za-z0-9_-]{32}/;
 const DEMO_CREDITS = 500;
 
 interface Started {
   readonly child: ChildProcess;
+  /** The customers' API. */
   readonly url: string;
+  /** The operator endpoints. */
+  readonly opsUrl: string;
+  readonly opsPort: number;
   /** Everything printed on stdout up to the "nok started" log line. */
   readonly stdout: string;
+  /** Everything printed on stdout so far. */
+  output(): string;
 }
+
+/** The "nok started" log line, as JSON (stdout is a pipe) or as a readable line. */
+const STARTED_LINE = {
+  json: /"msg":"nok started"/,
+  pretty:
+    /^\d\d:\d\d:\d\d\.\d{3} INFO {2}nok started url=http:\/\/127\.0\.0\.1:\d+ opsUrl=http:\/\/127\.0\.0\.1:\d+ /m,
+};
 
 /**
  * Starts `nok start` and resolves once it logged "nok started", which comes after the demo
  * bootstrap, so its output is complete. Rejects if the process exits first.
  */
-async function startNok(db: TestDatabase): Promise<Started> {
+async function startNok(db: TestDatabase, logFormat: 'json' | 'pretty' = 'json'): Promise<Started> {
   const port = await freePort();
+  const opsPort = await freePort();
   const child = spawnNok(db, ['start'], {
     NOK_HOST: '127.0.0.1',
     NOK_PORT: String(port),
+    NOK_OPS_PORT: String(opsPort),
     NOK_LOG_LEVEL: 'info',
+    // auto would be json too (stdout is a pipe); the tests name the format they read.
+    NOK_LOG_FORMAT: logFormat,
     NOK_DEMO_CREDITS: String(DEMO_CREDITS),
     // The built-in SMSC on a free port; a receipt at once for every part.
     NOK_SMSC_PORT: '0',
@@ -43,13 +61,20 @@ async function startNok(db: TestDatabase): Promise<Started> {
     child.once('exit', onExit);
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (stdout.includes('"msg":"nok started"')) {
+      if (STARTED_LINE[logFormat].test(stdout)) {
         child.off('exit', onExit);
         resolve();
       }
     });
   });
-  return { child, url: `http://127.0.0.1:${port}`, stdout };
+  return {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    opsUrl: `http://127.0.0.1:${opsPort}`,
+    opsPort,
+    stdout,
+    output: () => stdout,
+  };
 }
 
 /** SIGTERM by pid, then how the process ended: its exit code, or the signal that ended it. */
@@ -78,7 +103,8 @@ for (const engine of testEngines()) {
     });
 
     it('on an empty store creates a demo account and prints a key and a curl that send for real', async () => {
-      const started = await startNok(db);
+      // Readable log lines, as on a terminal: the banner prints whole among them.
+      const started = await startNok(db, 'pretty');
       running.add(started.child);
       const key = KEY_PATTERN.exec(started.stdout)?.[0];
       assert.ok(key, `no key printed:\n${started.stdout}`);
@@ -116,14 +142,14 @@ for (const engine of testEngines()) {
       assert.equal(message.status, 'sent');
       assert.equal(message.drSummary?.success, 1, JSON.stringify(message));
 
-      // What an operator sees: Prometheus metrics and the status view.
-      const metrics = await (await fetch(`${started.url}/metrics`)).text();
+      // What an operator sees, on the operator listener: Prometheus metrics and the status view.
+      const metrics = await (await fetch(`${started.opsUrl}/metrics`)).text();
       assert.match(metrics, /^nok_accepted_recipients_total\{engine="\w+"\} 1$/m);
       assert.match(metrics, /^nok_submits_total\{carrier="builtin-smsc"\} 1$/m);
       assert.match(metrics, /^nok_receipts_total\{carrier="builtin-smsc",status="success"\} 1$/m);
       assert.match(metrics, /^nok_binds_up\{carrier="builtin-smsc"\} 2$/m);
       assert.match(metrics, /^nok_receipt_latency_seconds_count\{carrier="builtin-smsc"\} 1$/m);
-      const status = (await (await fetch(`${started.url}/status`)).json()) as {
+      const status = (await (await fetch(`${started.opsUrl}/status`)).json()) as {
         carriers: { name: string; bindsUp: number }[];
         queueDepth: number;
       };
@@ -132,6 +158,27 @@ for (const engine of testEngines()) {
         [['builtin-smsc', 2]],
       );
       assert.equal(status.queueDepth, 0);
+      // Not beside the customers' API; /health on both, for load balancers and operators.
+      for (const path of ['/metrics', '/status']) {
+        const onApi = await fetch(`${started.url}${path}`);
+        assert.equal(onApi.status, 404, path);
+        await onApi.arrayBuffer();
+      }
+      for (const base of [started.url, started.opsUrl]) {
+        const health = await fetch(`${base}/health`);
+        assert.deepEqual(await health.json(), { status: 'ok' }, base);
+      }
+
+      // The banner, between readable log lines and none of them JSON.
+      const lines = started.stdout.split('\n');
+      const banner = lines.indexOf('Its API key (shown only this once; it is stored hashed):');
+      assert.ok(banner > 0, started.stdout);
+      assert.match(lines[banner - 1]!, /^Demo account \d+ created with 500 credits/);
+      assert.equal(lines[banner + 2], `  ${key}`);
+      assert.ok(
+        lines.every((line) => !line.startsWith('{')),
+        started.stdout,
+      );
 
       const docs = await fetch(`${started.url}/docs`);
       assert.equal(docs.status, 200);
@@ -158,8 +205,29 @@ for (const engine of testEngines()) {
       running.add(started.child);
       assert.doesNotMatch(started.stdout, KEY_PATTERN);
       assert.doesNotMatch(started.stdout, /Demo account/);
+
+      // `nok status` reads the operator listener.
+      const status = await runNok(db, ['status'], { NOK_OPS_PORT: String(started.opsPort) });
+      assert.equal(status.code, 0, status.stderr);
+      const view = JSON.parse(status.stdout) as { roles: object; carriers: { name: string }[] };
+      assert.deepEqual(view.roles, { api: true, scheduler: true, dispatcher: true, smsc: true });
+      assert.deepEqual(
+        view.carriers.map((c) => c.name),
+        ['builtin-smsc'],
+      );
       assert.equal(await stopNok(started.child), 0);
       assert.equal(await store.countAccounts(), accountsBefore);
+
+      // JSON log lines from start to stop, each field once (the binds' among them).
+      const lines = started
+        .output()
+        .split('\n')
+        .filter((line) => line !== '');
+      assert.ok(
+        lines.some((line) => line.includes('"msg":"bind up"')),
+        started.output(),
+      );
+      for (const line of lines) assert.deepEqual(duplicateKeys(line), [], line);
     });
   });
 }

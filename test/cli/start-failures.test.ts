@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runNok, type NokResult } from './nok-process.js';
+
+/** Long enough for a start that fails; a start that hangs instead is killed and fails the test. */
+const EXIT_WITHIN_MS = 30_000;
+
+/** `nok start` on a fresh SQLite file of its own, the built-in SMSC on a free port. */
+function start(databaseUrl: string, env: Record<string, string>): Promise<NokResult> {
+  return runNok(
+    databaseUrl,
+    ['start'],
+    { NOK_HOST: '127.0.0.1', NOK_PORT: '0', NOK_SMSC_PORT: '0', ...env },
+    EXIT_WITHIN_MS,
+  );
+}
+
+/** Exit code 1 and exactly one line on stderr, which it returns. */
+function failedWithOneLine(result: NokResult): string {
+  assert.equal(result.code, 1, `${result.stdout}\n${result.stderr}`);
+  const lines = result.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, result.stderr);
+  return lines[0]!;
+}
+
+describe('a failed start', () => {
+  let dir: string;
+  let taken: Server;
+  let takenPort: number;
+  let database: string;
+  let n = 0;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'nok-start-failures-'));
+    taken = createServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    takenPort = (taken.address() as { port: number }).port;
+  });
+  after(async () => {
+    taken.close();
+    await once(taken, 'close');
+    rmSync(dir, { recursive: true, force: true });
+  });
+  // Each start on a store of its own, so that no test depends on another's demo account.
+  const freshDatabase = () => (database = join(dir, `nok-${++n}.db`));
+
+  it('says the API port is taken, and which settings name it, and exits', async () => {
+    const line = failedWithOneLine(await start(freshDatabase(), { NOK_PORT: String(takenPort) }));
+    assert.match(
+      line,
+      new RegExp(
+        `^nok start: Cannot listen for the API on 127\\.0\\.0\\.1:${takenPort} \\(NOK_HOST, NOK_PORT\\): .*EADDRINUSE`,
+      ),
+    );
+  });
+
+  it('says the operator port is taken, and which settings name it, and exits', async () => {
+    const line = failedWithOneLine(
+      await start(freshDatabase(), { NOK_OPS_PORT: String(takenPort) }),
+    );
+    assert.match(
+      line,
+      new RegExp(
+        `^nok start: Cannot listen for the operator endpoints on 127\\.0\\.0\\.1:${takenPort} \\(NOK_OPS_HOST, NOK_OPS_PORT\\): .*EADDRINUSE`,
+      ),
+    );
+  });
+
+  it('says the database cannot be reached, without its password', async () => {
+    const line = failedWithOneLine(await start('postgres://nok:hunter2@127.0.0.1:1/nok', {}));
+    assert.match(
+      line,
+      /^nok start: Cannot open the database postgres:\/\/nok:\*\*\*@127\.0\.0\.1:1\/nok \(NOK_DATABASE_URL\): .*ECONNREFUSED/,
+    );
+    assert.doesNotMatch(line, /hunter2/);
+  });
+
+  it('says the carrier file cannot be read', async () => {
+    const line = failedWithOneLine(
+      await start(freshDatabase(), { NOK_CARRIERS_FILE: join(dir, 'missing.json') }),
+    );
+    assert.match(
+      line,
+      /^nok start: Cannot read the carrier file .*missing\.json .*ENOENT.*NOK_CARRIERS_FILE/,
+    );
+  });
+
+  it('names a bad setting before it touches the database', async () => {
+    const line = failedWithOneLine(
+      await start(freshDatabase(), { NOK_SMSC_OPTIONS: '{"preset":"fast"}' }),
+    );
+    assert.match(line, /^nok start: Invalid settings; .*NOK_SMSC_OPTIONS: SMSC options: preset/);
+    assert.equal(existsSync(database), false);
+  });
+});
