@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import type { SmscSettings } from '../../src/smsc/smsc-options.js';
 
 export interface SmscProcess {
   readonly port: number;
@@ -19,7 +20,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startSmscProcess(options: object): Promise<SmscProcess> {
+export async function startSmscProcess(options: SmscSettings): Promise<SmscProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', NOK, 'smsc'], {
     env: {
