@@ -33,6 +33,9 @@ const STARTED_LINE = {
     /^\d\d:\d\d:\d\d\.\d{3} INFO {2}nok started url=http:\/\/127\.0\.0\.1:\d+ opsUrl=http:\/\/127\.0\.0\.1:\d+ /m,
 };
 
+/** Every `nok start` spawned, from its spawn on: the suite stops what is still running. */
+const running = new Set<ChildProcess>();
+
 /**
  * Starts `nok start` and resolves once it logged "nok started", which comes after the demo
  * bootstrap, so its output is complete. Rejects if the process exits first.
@@ -52,6 +55,7 @@ async function startNok(db: TestDatabase, logFormat: 'json' | 'pretty' = 'json')
     NOK_SMSC_PORT: '0',
     NOK_SMSC_OPTIONS: '{"preset":"happy"}',
   });
+  running.add(child);
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -91,7 +95,6 @@ for (const engine of testEngines()) {
   describe(`nok start (${engine.name})`, () => {
     let db: TestDatabase;
     let store: Store;
-    const running = new Set<ChildProcess>();
 
     before(async () => {
       db = await engine.create();
@@ -102,132 +105,143 @@ for (const engine of testEngines()) {
       await db.drop();
     });
 
-    it('on an empty store creates a demo account and prints a key and a curl that send for real', async () => {
-      // Readable log lines, as on a terminal: the banner prints whole among them.
-      const started = await startNok(db, 'pretty');
-      running.add(started.child);
-      const key = KEY_PATTERN.exec(started.stdout)?.[0];
-      assert.ok(key, `no key printed:\n${started.stdout}`);
-      assert.ok(
-        started.stdout.includes(`curl -X POST ${started.url}/api/v2/sms/send`),
-        started.stdout,
-      );
-      assert.ok(started.stdout.includes(`-H 'x-api-key: ${key}'`), started.stdout);
-      assert.ok(started.stdout.includes('"sender":"NOKDEMO"'), started.stdout);
-      assert.ok(started.stdout.includes(`${started.url}/docs`), started.stdout);
+    // A start that never logs "nok started" fails at the timeout rather than hanging the run.
+    it(
+      'on an empty store creates a demo account and prints a key and a curl that send for real',
+      { timeout: 60_000 },
+      async () => {
+        // Readable log lines, as on a terminal: the banner prints whole among them.
+        const started = await startNok(db, 'pretty');
+        const key = KEY_PATTERN.exec(started.stdout)?.[0];
+        assert.ok(key, `no key printed:\n${started.stdout}`);
+        assert.ok(
+          started.stdout.includes(`curl -X POST ${started.url}/api/v2/sms/send`),
+          started.stdout,
+        );
+        assert.ok(started.stdout.includes(`-H 'x-api-key: ${key}'`), started.stdout);
+        assert.ok(started.stdout.includes('"sender":"NOKDEMO"'), started.stdout);
+        assert.ok(started.stdout.includes(`${started.url}/docs`), started.stdout);
 
-      const headers = { 'x-api-key': key, 'content-type': 'application/json' };
-      const balance = await fetch(`${started.url}/api/v2/sms/credit/balance`, { headers });
-      assert.equal(balance.status, 200);
-      assert.deepEqual(await balance.json(), { balance: DEMO_CREDITS, creditsPerPart: 1 });
+        const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+        const balance = await fetch(`${started.url}/api/v2/sms/credit/balance`, { headers });
+        assert.equal(balance.status, 200);
+        assert.deepEqual(await balance.json(), { balance: DEMO_CREDITS, creditsPerPart: 1 });
 
-      // The body the printed curl sends.
-      const body = /-d '(\{.*\})'/.exec(started.stdout)?.[1];
-      assert.ok(body, started.stdout);
-      const sent = await fetch(`${started.url}/api/v2/sms/send`, { method: 'POST', headers, body });
-      const answer = (await sent.json()) as { status: string; cost: number; balance: number };
-      assert.equal(sent.status, 200, JSON.stringify(answer));
-      assert.equal(answer.cost, 1);
-      assert.equal(answer.balance, DEMO_CREDITS - 1);
+        // The body the printed curl sends.
+        const body = /-d '(\{.*\})'/.exec(started.stdout)?.[1];
+        assert.ok(body, started.stdout);
+        const sent = await fetch(`${started.url}/api/v2/sms/send`, {
+          method: 'POST',
+          headers,
+          body,
+        });
+        const answer = (await sent.json()) as { status: string; cost: number; balance: number };
+        assert.equal(sent.status, 200, JSON.stringify(answer));
+        assert.equal(answer.cost, 1);
+        assert.equal(answer.balance, DEMO_CREDITS - 1);
 
-      // Delivered for real: the built-in SMSC is the carrier, and its receipt comes back.
-      const { uuid } = answer as unknown as { uuid: string };
-      const deadline = Date.now() + 20_000;
-      let message: { status: string; drSummary?: Record<string, number> } = { status: '' };
-      while (message.drSummary?.success !== 1 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        const response = await fetch(`${started.url}/api/v2/sms/${uuid}`, { headers });
-        message = (await response.json()) as typeof message;
-      }
-      assert.equal(message.status, 'sent');
-      assert.equal(message.drSummary?.success, 1, JSON.stringify(message));
+        // Delivered for real: the built-in SMSC is the carrier, and its receipt comes back.
+        const { uuid } = answer as unknown as { uuid: string };
+        const deadline = Date.now() + 20_000;
+        let message: { status: string; drSummary?: Record<string, number> } = { status: '' };
+        while (message.drSummary?.success !== 1 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          const response = await fetch(`${started.url}/api/v2/sms/${uuid}`, { headers });
+          message = (await response.json()) as typeof message;
+        }
+        assert.equal(message.status, 'sent');
+        assert.equal(message.drSummary?.success, 1, JSON.stringify(message));
 
-      // What an operator sees, on the operator listener: Prometheus metrics and the status view.
-      const metrics = await (await fetch(`${started.opsUrl}/metrics`)).text();
-      assert.match(metrics, /^nok_accepted_recipients_total\{engine="\w+"\} 1$/m);
-      assert.match(metrics, /^nok_submits_total\{carrier="builtin-smsc"\} 1$/m);
-      assert.match(metrics, /^nok_receipts_total\{carrier="builtin-smsc",status="success"\} 1$/m);
-      assert.match(metrics, /^nok_binds_up\{carrier="builtin-smsc"\} 2$/m);
-      assert.match(metrics, /^nok_receipt_latency_seconds_count\{carrier="builtin-smsc"\} 1$/m);
-      const status = (await (await fetch(`${started.opsUrl}/status`)).json()) as {
-        carriers: { name: string; bindsUp: number }[];
-        queueDepth: number;
-      };
-      assert.deepEqual(
-        status.carriers.map((c) => [c.name, c.bindsUp]),
-        [['builtin-smsc', 2]],
-      );
-      assert.equal(status.queueDepth, 0);
-      // Not beside the customers' API; /health on both, for load balancers and operators.
-      for (const path of ['/metrics', '/status']) {
-        const onApi = await fetch(`${started.url}${path}`);
-        assert.equal(onApi.status, 404, path);
-        await onApi.arrayBuffer();
-      }
-      for (const base of [started.url, started.opsUrl]) {
-        const health = await fetch(`${base}/health`);
-        assert.deepEqual(await health.json(), { status: 'ok' }, base);
-      }
+        // What an operator sees, on the operator listener: Prometheus metrics and the status view.
+        const metrics = await (await fetch(`${started.opsUrl}/metrics`)).text();
+        assert.match(metrics, /^nok_accepted_recipients_total\{engine="\w+"\} 1$/m);
+        assert.match(metrics, /^nok_submits_total\{carrier="builtin-smsc"\} 1$/m);
+        assert.match(metrics, /^nok_receipts_total\{carrier="builtin-smsc",status="success"\} 1$/m);
+        assert.match(metrics, /^nok_binds_up\{carrier="builtin-smsc"\} 2$/m);
+        assert.match(metrics, /^nok_receipt_latency_seconds_count\{carrier="builtin-smsc"\} 1$/m);
+        const status = (await (await fetch(`${started.opsUrl}/status`)).json()) as {
+          carriers: { name: string; bindsUp: number }[];
+          queueDepth: number;
+        };
+        assert.deepEqual(
+          status.carriers.map((c) => [c.name, c.bindsUp]),
+          [['builtin-smsc', 2]],
+        );
+        assert.equal(status.queueDepth, 0);
+        // Not beside the customers' API; /health on both, for load balancers and operators.
+        for (const path of ['/metrics', '/status']) {
+          const onApi = await fetch(`${started.url}${path}`);
+          assert.equal(onApi.status, 404, path);
+          await onApi.arrayBuffer();
+        }
+        for (const base of [started.url, started.opsUrl]) {
+          const health = await fetch(`${base}/health`);
+          assert.deepEqual(await health.json(), { status: 'ok' }, base);
+        }
 
-      // The banner, between readable log lines and none of them JSON.
-      const lines = started.stdout.split('\n');
-      const banner = lines.indexOf('Its API key (shown only this once; it is stored hashed):');
-      assert.ok(banner > 0, started.stdout);
-      assert.match(lines[banner - 1]!, /^Demo account \d+ created with 500 credits/);
-      assert.equal(lines[banner + 2], `  ${key}`);
-      assert.ok(
-        lines.every((line) => !line.startsWith('{')),
-        started.stdout,
-      );
+        // The banner, between readable log lines and none of them JSON.
+        const lines = started.stdout.split('\n');
+        const banner = lines.indexOf('Its API key (shown only this once; it is stored hashed):');
+        assert.ok(banner > 0, started.stdout);
+        assert.match(lines[banner - 1]!, /^Demo account \d+ created with 500 credits/);
+        assert.equal(lines[banner + 2], `  ${key}`);
+        assert.ok(
+          lines.every((line) => !line.startsWith('{')),
+          started.stdout,
+        );
 
-      const docs = await fetch(`${started.url}/docs`);
-      assert.equal(docs.status, 200);
-      await docs.arrayBuffer();
+        const docs = await fetch(`${started.url}/docs`);
+        assert.equal(docs.status, 200);
+        await docs.arrayBuffer();
 
-      assert.equal(await stopNok(started.child), 0);
-      const record = await store.findApiKeyByPrefix(apiKeyPrefix(key)!);
-      assert.deepEqual(record?.scopes, ['*']);
-      const demo = await store.findAccount(record!.accountId);
-      assert.equal(demo?.name, 'Demo');
-      assert.equal(demo?.balance, DEMO_CREDITS - 1);
-      assert.equal(await store.ledgerSum(demo!.id), DEMO_CREDITS - 1);
-      const senders = await store.listVisibleSenders(demo!.id);
-      assert.deepEqual(
-        senders.map((s) => [s.name, s.status]),
-        [['NOKDEMO', 'approved']],
-      );
-    });
+        assert.equal(await stopNok(started.child), 0);
+        const record = await store.findApiKeyByPrefix(apiKeyPrefix(key)!);
+        assert.deepEqual(record?.scopes, ['*']);
+        const demo = await store.findAccount(record!.accountId);
+        assert.equal(demo?.name, 'Demo');
+        assert.equal(demo?.balance, DEMO_CREDITS - 1);
+        assert.equal(await store.ledgerSum(demo!.id), DEMO_CREDITS - 1);
+        const senders = await store.listVisibleSenders(demo!.id);
+        assert.deepEqual(
+          senders.map((s) => [s.name, s.status]),
+          [['NOKDEMO', 'approved']],
+        );
+      },
+    );
 
-    it('on a store that has an account prints no demo and creates nothing', async () => {
-      const accountsBefore = await store.countAccounts();
-      assert.ok(accountsBefore > 0, 'the previous test left the demo account');
-      const started = await startNok(db);
-      running.add(started.child);
-      assert.doesNotMatch(started.stdout, KEY_PATTERN);
-      assert.doesNotMatch(started.stdout, /Demo account/);
+    it(
+      'on a store that has an account prints no demo and creates nothing',
+      { timeout: 60_000 },
+      async () => {
+        const accountsBefore = await store.countAccounts();
+        assert.ok(accountsBefore > 0, 'the previous test left the demo account');
+        const started = await startNok(db);
+        assert.doesNotMatch(started.stdout, KEY_PATTERN);
+        assert.doesNotMatch(started.stdout, /Demo account/);
 
-      // `nok status` reads the operator listener.
-      const status = await runNok(db, ['status'], { NOK_OPS_PORT: String(started.opsPort) });
-      assert.equal(status.code, 0, status.stderr);
-      const view = JSON.parse(status.stdout) as { roles: object; carriers: { name: string }[] };
-      assert.deepEqual(view.roles, { api: true, scheduler: true, dispatcher: true, smsc: true });
-      assert.deepEqual(
-        view.carriers.map((c) => c.name),
-        ['builtin-smsc'],
-      );
-      assert.equal(await stopNok(started.child), 0);
-      assert.equal(await store.countAccounts(), accountsBefore);
+        // `nok status` reads the operator listener.
+        const status = await runNok(db, ['status'], { NOK_OPS_PORT: String(started.opsPort) });
+        assert.equal(status.code, 0, status.stderr);
+        const view = JSON.parse(status.stdout) as { roles: object; carriers: { name: string }[] };
+        assert.deepEqual(view.roles, { api: true, scheduler: true, dispatcher: true, smsc: true });
+        assert.deepEqual(
+          view.carriers.map((c) => c.name),
+          ['builtin-smsc'],
+        );
+        assert.equal(await stopNok(started.child), 0);
+        assert.equal(await store.countAccounts(), accountsBefore);
 
-      // JSON log lines from start to stop, each field once (the binds' among them).
-      const lines = started
-        .output()
-        .split('\n')
-        .filter((line) => line !== '');
-      assert.ok(
-        lines.some((line) => line.includes('"msg":"bind up"')),
-        started.output(),
-      );
-      for (const line of lines) assert.deepEqual(duplicateKeys(line), [], line);
-    });
+        // JSON log lines from start to stop, each field once (the binds' among them).
+        const lines = started
+          .output()
+          .split('\n')
+          .filter((line) => line !== '');
+        assert.ok(
+          lines.some((line) => line.includes('"msg":"bind up"')),
+          started.output(),
+        );
+        for (const line of lines) assert.deepEqual(duplicateKeys(line), [], line);
+      },
+    );
   });
 }
