@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { generateApiKey } from '../src/domain/accounts/api-key.js';
+import { createAccount } from '../src/domain/accounts/create-account.js';
 import { startRuntime } from '../src/main.js';
 import { startSmsc } from '../src/smsc/start-smsc.js';
 
@@ -76,13 +77,7 @@ const env = {
 const runtime = await startRuntime(loadConfig(env), { api: true, scheduler: true });
 const { store } = runtime;
 const now = Date.now();
-const account = await store.createAccount({ name: 'crash', nowMs: now });
-await store.changeBalance({
-  accountId: account.id,
-  delta: 10 * NUMBERS,
-  reason: 'top-up',
-  nowMs: now,
-});
+const account = await createAccount(store, { name: 'crash', credits: 10 * NUMBERS, nowMs: now });
 await store.createSender({ accountId: account.id, name: 'CRASH', status: 'approved', nowMs: now });
 const key = generateApiKey();
 await store.createApiKey({

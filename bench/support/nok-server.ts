@@ -8,6 +8,7 @@
 // The settings come from the environment like `nok start`: NOK_DATABASE_URL, NOK_PORT, ….
 import { loadConfig } from '../../src/config.js';
 import { generateApiKey } from '../../src/domain/accounts/api-key.js';
+import { createAccount } from '../../src/domain/accounts/create-account.js';
 import { startRuntime, type Runtime } from '../../src/main.js';
 
 export type ParentMessage =
@@ -32,8 +33,7 @@ function send(message: ChildMessage): void {
 async function seed(runtime: Runtime, credits: number, blocked: readonly string[]) {
   const { store } = runtime;
   const nowMs = Date.now();
-  const account = await store.createAccount({ name: 'Bench account', nowMs });
-  await store.changeBalance({ accountId: account.id, delta: credits, reason: 'top-up', nowMs });
+  const account = await createAccount(store, { name: 'Bench account', credits, nowMs });
   const sender = 'NOKBENCH';
   await store.createSender({ accountId: account.id, name: sender, status: 'approved', nowMs });
   const generated = generateApiKey();

@@ -138,12 +138,31 @@ export type IdempotencyClaim =
   | { readonly claimed: true }
   | { readonly claimed: false; readonly requestHash: string; readonly responseBody: string | null };
 
+/** One change of an account's balance, as its ledger row records it. */
+export interface BalanceChange {
+  readonly accountId: number;
+  /** Credits added; negative to debit. */
+  readonly delta: number;
+  readonly reason: LedgerReason;
+  readonly messageId?: number | null;
+  readonly note?: string | null;
+  readonly nowMs: number;
+}
+
 /**
  * Everything the use cases ask of storage. `transaction` runs `work` with a store bound to one
  * transaction; the use case decides what goes inside it.
+ *
+ * A plain Store cannot change a balance: `changeBalance` exists only on the
+ * {@link TransactionStore} that `transaction` hands to its `work`, so a balance written without
+ * its ledger row, or a ledger row without its balance, does not compile.
  */
 export interface Store {
-  transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction: committed when it resolves, rolled back when it throws.
+   * Called on a store already bound to a transaction, it runs `work` in that same transaction.
+   */
+  transaction<T>(work: (tx: TransactionStore) => Promise<T>): Promise<T>;
 
   // accounts and keys
   createAccount(input: { name: string; pricePerPart?: number; nowMs: number }): Promise<Account>;
@@ -166,16 +185,7 @@ export interface Store {
   revokeApiKey(id: number, nowMs: number): Promise<boolean>;
   touchApiKey(id: number, nowMs: number): Promise<void>;
 
-  // credits
-  /** Adds `delta` (negative to debit) and writes its ledger row; null when it would go below 0. */
-  changeBalance(input: {
-    accountId: number;
-    delta: number;
-    reason: LedgerReason;
-    messageId?: number | null;
-    note?: string | null;
-    nowMs: number;
-  }): Promise<number | null>;
+  // credits (changed only through TransactionStore.changeBalance)
   ledgerSum(accountId: number): Promise<number>;
 
   // senders, templates, groups, blocklist
@@ -271,4 +281,18 @@ export interface Store {
   unmaterialisedMessages(
     limit: number,
   ): Promise<Pick<Message, 'id' | 'recipientTotal' | 'materialisedUpto' | 'createdAt'>[]>;
+}
+
+/**
+ * The store bound to one transaction, as `Store.transaction` hands it to its `work`: the only
+ * place a balance can change. Once `work` has settled it refuses further balance changes, so a
+ * store kept past its transaction cannot write one outside it either.
+ */
+export interface TransactionStore extends Store {
+  /**
+   * Adds `delta` to the balance and writes its ledger row (with the balance after) in this
+   * transaction. A debit the balance does not cover changes nothing and answers null; otherwise
+   * answers the balance after.
+   */
+  changeBalance(change: BalanceChange): Promise<number | null>;
 }

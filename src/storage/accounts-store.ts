@@ -14,7 +14,6 @@ type AccountsStore = Pick<
   | 'findApiKey'
   | 'revokeApiKey'
   | 'touchApiKey'
-  | 'changeBalance'
   | 'ledgerSum'
   | 'nextRefNo'
 >;
@@ -120,32 +119,6 @@ export function accountsStore(db: Db): AccountsStore {
 
     async touchApiKey(id, nowMs) {
       await db.updateTable('api_keys').set({ last_used_at: nowMs }).where('id', '=', id).execute();
-    },
-
-    // The conditional UPDATE is the whole guard against a negative balance: on PostgreSQL a
-    // concurrent debit waits for the row lock and re-checks `balance >= amount` on the new value.
-    async changeBalance({ accountId, delta, reason, messageId = null, note = null, nowMs }) {
-      const updated = await db
-        .updateTable('accounts')
-        .set({ balance: sql`balance + ${delta}` })
-        .where('id', '=', accountId)
-        .where('balance', '>=', Math.max(0, -delta))
-        .returning('balance')
-        .executeTakeFirst();
-      if (!updated) return null;
-      await db
-        .insertInto('credit_ledger')
-        .values({
-          account_id: accountId,
-          delta,
-          reason,
-          message_id: messageId,
-          balance_after: updated.balance,
-          note,
-          created_at: nowMs,
-        })
-        .execute();
-      return updated.balance;
     },
 
     async ledgerSum(accountId) {

@@ -1,21 +1,56 @@
-import type { Kysely } from 'kysely';
-import type { Store } from '../domain/ports.js';
+import type { Kysely, Transaction } from 'kysely';
+import type { Store, TransactionStore } from '../domain/ports.js';
 import { accountsStore } from './accounts-store.js';
 import { catalogueStore } from './catalogue-store.js';
+import { changeBalance } from './change-balance.js';
 import { messagesStore } from './messages-store.js';
 import { recipientsStore } from './recipients-store.js';
 import type { Db, Tables } from './schema.js';
 
-/** The domain's Store over one Kysely handle, or over one transaction of it. */
-export function createStore(db: Db): Store {
+/**
+ * The domain's Store over one Kysely handle. It has no `changeBalance`: only the store its
+ * `transaction` hands to `work` does, bound to that transaction.
+ */
+export function createStore(db: Kysely<Tables>): Store {
+  return {
+    ...queries(db),
+    transaction: (work) =>
+      db.isTransaction
+        ? inTransaction(db as Transaction<Tables>, work)
+        : db.transaction().execute((trx) => inTransaction(trx, work)),
+  };
+}
+
+/** Runs `work` with a store bound to `trx` that refuses balance changes once `work` settles. */
+async function inTransaction<T>(
+  trx: Transaction<Tables>,
+  work: (tx: TransactionStore) => Promise<T>,
+): Promise<T> {
+  let open = true;
+  const tx: TransactionStore = {
+    ...queries(trx),
+    transaction: (nested) => nested(tx),
+    changeBalance(change) {
+      if (!open) {
+        return Promise.reject(
+          new Error('changeBalance called after its transaction ended; call it inside the work'),
+        );
+      }
+      return changeBalance(trx, change);
+    },
+  };
+  try {
+    return await work(tx);
+  } finally {
+    open = false;
+  }
+}
+
+function queries(db: Db): Omit<Store, 'transaction'> {
   return {
     ...accountsStore(db),
     ...catalogueStore(db),
     ...messagesStore(db),
     ...recipientsStore(db),
-    transaction: (work) =>
-      db.isTransaction
-        ? work(createStore(db))
-        : (db as Kysely<Tables>).transaction().execute((trx) => work(createStore(trx))),
   };
 }

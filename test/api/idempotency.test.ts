@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { addCredits } from '../../src/domain/credits/add-credits.js';
 import { testEngines } from '../support/engines.js';
 import { createHarness, type Customer, type Harness } from '../support/harness.js';
 
@@ -125,12 +126,7 @@ for (const engine of testEngines()) {
       assert.equal(refused.json().code, 'INSUFFICIENT_CREDITS');
       assert.equal(await messageCount(c), 0);
 
-      await h.store.changeBalance({
-        accountId: c.account.id,
-        delta: 10,
-        reason: 'top-up',
-        nowMs: h.clock.now(),
-      });
+      await addCredits(h.store, { accountId: c.account.id, amount: 10, nowMs: h.clock.now() });
       const retried = await send(c, body(c), 'retry-me');
       assert.equal(retried.statusCode, 200, retried.body);
       assert.equal(retried.headers['idempotent-replayed'], undefined);

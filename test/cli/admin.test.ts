@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../src/api/app.js';
 import { hashApiKey } from '../../src/domain/accounts/api-key.js';
+import { createAccount } from '../../src/domain/accounts/create-account.js';
 import { systemClock } from '../../src/domain/clock.js';
 import type { Store } from '../../src/domain/ports.js';
 import { createStore } from '../../src/storage/store.js';
@@ -92,15 +93,7 @@ for (const engine of testEngines()) {
     let dir: string;
     const admin = (...args: string[]) => runAdminInProcess(db, args);
     const account = async (credits = 0) => {
-      const created = await store.createAccount({ name: 'Customer', nowMs: Date.now() });
-      if (credits > 0) {
-        await store.changeBalance({
-          accountId: created.id,
-          delta: credits,
-          reason: 'top-up',
-          nowMs: Date.now(),
-        });
-      }
+      const created = await createAccount(store, { name: 'Customer', credits, nowMs: Date.now() });
       return created.id;
     };
 

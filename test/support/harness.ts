@@ -3,6 +3,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pino from 'pino';
 import { buildApp } from '../../src/api/app.js';
 import { generateApiKey } from '../../src/domain/accounts/api-key.js';
+import { createAccount } from '../../src/domain/accounts/create-account.js';
 import type { Account, Store } from '../../src/domain/ports.js';
 import type { ApiKeyScope, SenderStatus } from '../../src/domain/statuses.js';
 import { createStore } from '../../src/storage/store.js';
@@ -57,15 +58,12 @@ export async function createHarness(
     db,
     clock,
     async account({ credits = 0, pricePerPart, name = 'Test account' } = {}) {
-      const account = await store.createAccount({ name, pricePerPart, nowMs: clock.now() });
-      if (credits > 0) {
-        await store.changeBalance({
-          accountId: account.id,
-          delta: credits,
-          reason: 'top-up',
-          nowMs: clock.now(),
-        });
-      }
+      const account = await createAccount(store, {
+        name,
+        credits,
+        pricePerPart,
+        nowMs: clock.now(),
+      });
       return (await store.findAccount(account.id))!;
     },
     async key(accountId, scopes = ['*']) {
