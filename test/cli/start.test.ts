@@ -144,7 +144,12 @@ for (const engine of testEngines()) {
         const { uuid } = answer as unknown as { uuid: string };
         const deadline = Date.now() + 20_000;
         let message: { status: string; drSummary?: Record<string, number> } = { status: '' };
-        while (message.drSummary?.success !== 1 && Date.now() < deadline) {
+        // The receipt can be stored before the dispatcher releases the chunk that moves the
+        // message to `sent`: wait for both.
+        while (
+          (message.status !== 'sent' || message.drSummary?.success !== 1) &&
+          Date.now() < deadline
+        ) {
           await new Promise((resolve) => setTimeout(resolve, 50));
           const response = await fetch(`${started.url}/api/v2/sms/${uuid}`, { headers });
           message = (await response.json()) as typeof message;
