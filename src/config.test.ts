@@ -128,3 +128,18 @@ describe('NOK_SMSC_OPTIONS', () => {
     );
   });
 });
+
+describe('NOK_TRUST_PROXY', () => {
+  it('is off unless set, so X-Forwarded-* headers are not believed by default', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ NOK_TRUST_PROXY: 'off' }).trustProxy, false);
+  });
+
+  it('is on with `on`', () => {
+    assert.equal(loadConfig({ NOK_TRUST_PROXY: 'on' }).trustProxy, true);
+  });
+
+  it('refuses any other value, naming the variable', () => {
+    assert.throws(() => loadConfig({ NOK_TRUST_PROXY: 'yes' }), /NOK_TRUST_PROXY/);
+  });
+});

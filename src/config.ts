@@ -66,6 +66,7 @@ const schema = z
     NOK_DISPATCH_COMMIT_RETRY_MS: integer(10, 60_000).default(500),
     NOK_DISPATCH_RECEIPT_COMMITS: integer(1, 16).default(2),
     NOK_METRICS: z.enum(['on', 'off']).default('on'),
+    NOK_TRUST_PROXY: z.enum(['on', 'off']).default('off'),
   })
   .superRefine((e, ctx) => {
     if (e.NOK_DISPATCH_RETRY_MAX_DELAY_MS < e.NOK_DISPATCH_RETRY_INITIAL_DELAY_MS) {
@@ -127,6 +128,11 @@ export interface Config {
   readonly dispatch: DispatchSettings;
   /** Off: no metrics are kept and the ops listener has no /metrics. */
   readonly metrics: boolean;
+  /**
+   * Nok runs behind one reverse proxy that terminates TLS: believe its X-Forwarded-Proto,
+   * X-Forwarded-For and X-Forwarded-Host (their last entry, the one it added).
+   */
+  readonly trustProxy: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -175,5 +181,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }),
     }),
     metrics: e.NOK_METRICS === 'on',
+    trustProxy: e.NOK_TRUST_PROXY === 'on',
   });
 }

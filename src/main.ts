@@ -216,6 +216,7 @@ async function startApi(
     logger: deps.logger,
     rateLimit: config.rateLimit,
     sendBodyLimitBytes: config.sendBodyLimitBytes,
+    trustProxy: config.trustProxy,
     onAccepted: deps.onAccepted,
   });
   if (!deps.listen) return { app };

@@ -10,6 +10,8 @@ import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import { withAccess } from './access.js';
 import { installAccessControl } from './plugins/access-control.js';
 import { apiKeyGuard } from './plugins/authenticate.js';
+import { consoleApp, defaultConsoleDir } from './plugins/console-app.js';
+import { installConsoleHeaders } from './plugins/console-headers.js';
 import { frameworkErrorHandler, installErrorHandler } from './plugins/error-handler.js';
 import { RateLimiter } from './plugins/rate-limit.js';
 import { accountRoutes } from './routes/account.js';
@@ -25,6 +27,13 @@ export interface AppDeps {
   readonly sendBodyLimitBytes: number;
   /** Told of each accepted send with its charged recipients. */
   readonly onAccepted?: (charged: number) => void;
+  /**
+   * Nok sits behind one reverse proxy (NOK_TRUST_PROXY): `request.protocol`, `request.ip` and
+   * `request.host` come from its X-Forwarded-* headers (the last entry, the one it added).
+   */
+  readonly trustProxy?: boolean;
+  /** The built console served at /console; default dist/console/ of the package. */
+  readonly consoleDir?: string;
 }
 
 /** Builds the HTTP app with every route; it never listens (main.ts and tests decide). */
@@ -33,8 +42,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: frameworkErrorHandler,
+    // Only the hop nearest to us, the proxy itself: entries before it are the client's say.
+    trustProxy: deps.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
   });
   installErrorHandler(app);
+  installConsoleHeaders(app);
   const limiter = new RateLimiter(deps.rateLimit.requests, deps.rateLimit.windowSeconds * 1000);
   app.decorateRequest('caller', null as unknown as Caller);
   installAccessControl(app, {
@@ -69,6 +81,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/health', { schema: isPublic, config: { access: 'public' } }, async () => ({
     status: 'ok',
   }));
+
+  await consoleApp(app, { dir: deps.consoleDir ?? defaultConsoleDir(), logger: app.log });
 
   const compactLists = new CompactListCache();
   await app.register(

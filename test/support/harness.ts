@@ -39,7 +39,13 @@ let senderCounter = 0;
 
 export async function createHarness(
   engine: TestEngine,
-  options: { rateLimitRequests?: number; sendBodyLimitBytes?: number } = {},
+  options: {
+    rateLimitRequests?: number;
+    sendBodyLimitBytes?: number;
+    /** The built console to serve at /console (default dist/console). */
+    consoleDir?: string;
+    trustProxy?: boolean;
+  } = {},
 ): Promise<Harness> {
   const db = await engine.create();
   const store = createStore(db.database.db);
@@ -50,6 +56,8 @@ export async function createHarness(
     logger: pino({ level: 'silent' }),
     rateLimit: { requests: options.rateLimitRequests ?? 100_000, windowSeconds: 60 },
     sendBodyLimitBytes: options.sendBodyLimitBytes ?? 128 * 1024 * 1024,
+    consoleDir: options.consoleDir,
+    trustProxy: options.trustProxy,
   });
 
   const harness: Harness = {
