@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, rememberToken } from '../../../lib/api-client';
+import { sessionQueryKey } from '../../../lib/session';
+import type { SignInBody } from '../../../lib/session-contract';
+
+/**
+ * Signs in. The server starts a new session (a new id and CSRF token), so the answer replaces
+ * the session query and every cached answer of the signed-out state is dropped.
+ */
+export function useSignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: SignInBody) => rememberToken(await api.post('/session', { body })),
+    onSuccess: (session) => {
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
+      queryClient.setQueryData(sessionQueryKey, session);
+    },
+  });
+}

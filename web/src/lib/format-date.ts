@@ -1,0 +1,53 @@
+/** The time zone of a user who has not chosen one: the platform serves Thailand first. */
+export const DEFAULT_TIME_ZONE = 'Asia/Bangkok';
+
+export type Language = 'th' | 'en';
+
+/**
+ * Thai dates follow Thai usage (Buddhist era, Thai month names); English ones a day-month-year
+ * order, which reads the same everywhere.
+ */
+const LOCALES: Record<Language, string> = { th: 'th-TH', en: 'en-GB' };
+
+export interface DateFormatOptions {
+  readonly language: Language;
+  /** An IANA zone such as `Asia/Bangkok`; an unknown zone falls back to the default. */
+  readonly timeZone?: string | null | undefined;
+  /** `datetime` (default): date and time to the minute; `date`: the date alone. */
+  readonly style?: 'datetime' | 'date';
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter({ language, timeZone, style = 'datetime' }: DateFormatOptions) {
+  const zone = isTimeZone(timeZone) ? timeZone : DEFAULT_TIME_ZONE;
+  const key = `${language}|${zone}|${style}`;
+  let found = formatters.get(key);
+  if (!found) {
+    found = new Intl.DateTimeFormat(LOCALES[language], {
+      timeZone: zone,
+      dateStyle: 'medium',
+      ...(style === 'datetime' ? { timeStyle: 'short', hourCycle: 'h23' } : {}),
+    });
+    formatters.set(key, found);
+  }
+  return found;
+}
+
+/** Formats an instant (a Date, epoch milliseconds or an ISO 8601 string) in the user's zone. */
+export function formatDate(value: Date | number | string, options: DateFormatOptions): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return '—';
+  return formatter(options).format(date);
+}
+
+/** Whether `Intl` knows the zone, so a bad profile value never breaks a page. */
+export function isTimeZone(value: string | null | undefined): value is string {
+  if (!value) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}

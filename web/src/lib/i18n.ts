@@ -1,0 +1,67 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import en from '../locales/en.json';
+import th from '../locales/th.json';
+import type { Language } from './format-date';
+
+/** Every string the console shows comes from these files; `t()` accepts only their keys. */
+export const resources = { en: { translation: en }, th: { translation: th } } as const;
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'translation';
+    resources: { translation: typeof en };
+  }
+}
+
+export const LANGUAGES: readonly Language[] = ['th', 'en'];
+const STORAGE_KEY = 'nok.language';
+
+function isLanguage(value: unknown): value is Language {
+  return value === 'th' || value === 'en';
+}
+
+/** The language chosen before on this browser, else the browser's own if it is Thai. */
+export function initialLanguage(): Language {
+  try {
+    const stored = window.localStorage.getItem(STORAGE_KEY);
+    if (isLanguage(stored)) return stored;
+  } catch {
+    // Storage refused (private mode, policy): fall through to the browser's language.
+  }
+  return navigator.languages.some((tag) => tag.toLowerCase().startsWith('th')) ? 'th' : 'en';
+}
+
+/** Switches the console's language and remembers it on this browser. */
+export async function changeLanguage(language: Language): Promise<void> {
+  try {
+    window.localStorage.setItem(STORAGE_KEY, language);
+  } catch {
+    // Not remembered, still switched.
+  }
+  await i18next.changeLanguage(language);
+}
+
+export function currentLanguage(): Language {
+  return isLanguage(i18next.resolvedLanguage) ? i18next.resolvedLanguage : 'en';
+}
+
+export async function initI18n(): Promise<typeof i18next> {
+  i18next.on('languageChanged', (language) => {
+    // Screen readers pick their voice from it, and CSS line breaking from it.
+    document.documentElement.lang = language;
+  });
+  await i18next.use(initReactI18next).init({
+    resources,
+    lng: initialLanguage(),
+    fallbackLng: 'en',
+    supportedLngs: LANGUAGES,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  document.documentElement.lang = currentLanguage();
+  return i18next;
+}
+
+/** A main area of the console, as its translations name it (`areas.<key>.title`, …). */
+export type AreaKey = keyof typeof en.areas;
