@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildConsole, consoleBuildProblem } from './console-build.mjs';
 
 function findTests(dir) {
   const found = [];
@@ -28,6 +29,15 @@ const files = (explicit.length > 0 ? explicit : ['src', 'test']).flatMap((path) 
 if (files.length === 0) {
   console.error(`No *.test.ts file under ${explicit.join(', ')}`);
   process.exit(1);
+}
+
+// Browser tests drive the built console: build it first when it is missing or stale.
+if (files.some((file) => /(^|[\\/])test[\\/]browser([\\/]|$)/.test(file))) {
+  const problem = consoleBuildProblem();
+  if (problem) {
+    console.log(`${problem}: building it for the browser tests`);
+    buildConsole();
+  }
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'nok-tests-'));

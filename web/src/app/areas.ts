@@ -94,8 +94,9 @@ export const areas: readonly ConsoleArea[] = [
   },
 ];
 
-/** Where a user lands at /console: the first area their role opens. */
+/** Where a user lands at /console: the first area their role opens, in their own group. */
 export function homePath(role: Role): string {
-  const first = areas.find((area) => area.roles.includes(role));
+  const group = role === 'admin' ? 'admin' : 'account';
+  const first = areas.find((area) => area.group === group && area.roles.includes(role));
   return `/${first?.path ?? 'profile'}`;
 }

@@ -1,5 +1,5 @@
 import { AppShell, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterNavLink, useLocation } from 'react-router';
@@ -31,6 +31,10 @@ export function ConsoleLayout({
 }) {
   const { t } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure(false);
+  // Below `sm` the navigation slides off-screen when closed; `inert` then also takes it out
+  // of the tab order and the accessibility tree, so keyboards and screen readers skip it.
+  const narrow = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
+  const hidden = narrow === true && !opened;
   const location = useLocation();
   const main = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
@@ -74,7 +78,7 @@ export function ConsoleLayout({
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="sm" id="console-navigation" aria-label={t('nav.label')}>
+      <AppShell.Navbar p="sm" id="console-navigation" aria-label={t('nav.label')} inert={hidden}>
         <AppShell.Section grow component={ScrollArea}>
           {nav.map((group) => (
             <div key={group.label} className={classes.group}>

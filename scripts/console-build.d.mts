@@ -1,0 +1,3 @@
+export declare const repositoryRoot: string;
+export declare function consoleBuildProblem(root?: string): string | null;
+export declare function buildConsole(root?: string): void;
