@@ -15,6 +15,7 @@ import {
   type WatchedPage,
 } from '../support/console-browser.js';
 import { testEngines } from '../support/engines.js';
+import { STAND_IN_PASSWORD } from '../support/session-stand-in.js';
 
 /** The main areas, as a user reaches them: path under /console, heading in English. */
 const CUSTOMER_AREAS = [
@@ -91,6 +92,41 @@ for (const engine of testEngines()) {
       await page.setViewportSize(PHONE);
       await screenshot(page, 'sign-in-phone');
       assertNoErrors(watched);
+      await watched.close();
+    });
+
+    it('signs in from the sign-in page, says no to a wrong password, and lands on the page asked for', async () => {
+      const watched = await openPage(browser, server);
+      const { page } = watched;
+      const posts: { csrf: string | undefined; status: number }[] = [];
+      page.on('response', (response) => {
+        if (response.request().method() === 'POST') {
+          posts.push({
+            csrf: response.request().headers()['x-csrf-token'],
+            status: response.status(),
+          });
+        }
+      });
+      await page.goto('/console/credits');
+      await expectHeading(page, 'Sign in to Nok');
+      await page.getByLabel(/^Email/).fill('somchai@example.co.th');
+      await page.getByLabel(/^Password/).fill('not the password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('alert').getByText('The email or password is not right').waitFor();
+
+      await page.getByLabel(/^Password/).fill(STAND_IN_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expectHeading(page, 'Credits');
+      // Both posts carried the session's CSRF token; the API client read it from the session.
+      assert.deepEqual(posts, [
+        { csrf: 'stand-in-csrf-token', status: 401 },
+        { csrf: 'stand-in-csrf-token', status: 200 },
+      ]);
+      // The refused sign-in is a 401 the browser logs; nothing else went wrong.
+      assert.deepEqual(
+        watched.errors.filter((error) => !/status of 401/.test(error)),
+        [],
+      );
       await watched.close();
     });
 
