@@ -118,7 +118,8 @@ function url(path: string, query?: RequestOptions<unknown>['query']): string {
   for (const [name, value] of Object.entries(query ?? {})) {
     if (value !== undefined) search.set(name, String(value));
   }
-  const suffix = search.size > 0 ? `?${search.toString()}` : '';
+  const text = search.toString();
+  const suffix = text ? `?${text}` : '';
   return `${API_BASE}${path.startsWith('/') ? path : `/${path}`}${suffix}`;
 }
 
