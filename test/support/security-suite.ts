@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { generateApiKey } from '../../src/domain/accounts/api-key.js';
+import { apiKeyPrefix, generateApiKey } from '../../src/domain/accounts/api-key.js';
 import type { RequiredScope } from '../../src/domain/accounts/authenticate.js';
 import type { ApiKeyScope } from '../../src/domain/statuses.js';
 import type { Customer, Harness } from './harness.js';
@@ -245,7 +245,9 @@ export function securitySuite(harness: () => Harness): void {
   it('answers 401 for a well-formed key that was never issued on every route', async (t) => {
     const unknown = generateApiKey().key;
     // Same prefix as a real key, different secret: the prefix alone must not authenticate.
-    const forged = owner.key.replace(/_[^_]+$/, `_${'A'.repeat(32)}`);
+    // The secret is everything after the fixed `nok_<12 characters>_` head; it may itself
+    // contain `_`, so it is cut by position, not at the last `_`.
+    const forged = forgeSecret(owner.key);
     await eachRoute(
       t,
       () => true,
@@ -433,4 +435,14 @@ export function securitySuite(harness: () => Harness): void {
         );
     });
   });
+}
+
+/** The same key with another well-formed 32-character secret after its `nok_<prefix>_` head. */
+function forgeSecret(key: string): string {
+  const head = 'nok_'.length + 12 + '_'.length;
+  const secret = key.slice(head);
+  const other = secret === 'A'.repeat(32) ? 'B'.repeat(32) : 'A'.repeat(32);
+  const forged = key.slice(0, head) + other;
+  assert.equal(apiKeyPrefix(forged), apiKeyPrefix(key), 'the forged key keeps the prefix');
+  return forged;
 }
