@@ -1,3 +1,6 @@
+import { DATE_TIME_PATTERN } from '../domain/date-time.js';
+import { LIMITS } from '../domain/limits.js';
+import { SENDER_NAME_PATTERN } from '../domain/senders/sender-name.js';
 import { MESSAGE_STATUSES, RECIPIENT_STATUSES } from '../domain/statuses.js';
 
 // JSON Schemas of the routes: Fastify validates requests and serialises responses with them,
@@ -161,41 +164,90 @@ export const sendAccepted = {
   },
 } as const;
 
+/** Text with no U+0000: PostgreSQL text cannot hold it, SQLite's LIKE stops at it, SMS cannot carry it. */
+export const NO_NUL_PATTERN = '^[^\\u0000]*$';
+
+/** Ids of stored things: positive integers a JavaScript number holds exactly. */
+const id = (description: string) =>
+  ({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description }) as const;
+
+const content = (maxLength: number) =>
+  ({
+    type: 'string',
+    minLength: 1,
+    maxLength,
+    // Not only whitespace, and no U+0000.
+    pattern: '^\\s*[^\\s\\u0000][^\\u0000]*$',
+    description: `The text, at most ${maxLength.toLocaleString('en-US')} characters (Unicode code points: an emoji is one). Not empty or only spaces; no NUL (U+0000). Either content or templateId, not both.`,
+  }) as const;
+
+const msisdns = {
+  type: 'array',
+  maxItems: LIMITS.numbersPerRequest,
+  items: { type: 'string', description: '66XXXXXXXXX or 0XXXXXXXXX' },
+  description: `Up to ${LIMITS.numbersPerRequest.toLocaleString('en-US')} numbers. Numbers are normalised to 66XXXXXXXXX and counted once each; a malformed one becomes a recipient with status invalid, not charged. Give msisdns, contactGroupId, or both (the union is sent).`,
+} as const;
+
+const variables = {
+  type: 'object',
+  additionalProperties: { type: ['string', 'number', 'boolean'] },
+  description: 'Values for the template placeholders {{name}}; only with templateId.',
+} as const;
+
+/**
+ * The rules across members, as JSON Schema keywords that validators and fuzzers read: exactly
+ * one of content/templateId, at least one of msisdns/contactGroupId, variables only with a
+ * template.
+ */
+const memberRules = [
+  { oneOf: [{ required: ['content'] }, { required: ['templateId'] }] },
+  { anyOf: [{ required: ['msisdns'] }, { required: ['contactGroupId'] }] },
+  { dependentRequired: { variables: ['templateId'] } },
+] as const;
+
 export const sendBody = {
   type: 'object',
   required: ['sender'],
   additionalProperties: false,
   properties: {
-    sender: { type: 'string', maxLength: 11, description: 'An approved sender name.' },
-    content: { type: 'string', maxLength: 1000, description: 'Either content or templateId.' },
-    msisdns: {
-      type: 'array',
-      maxItems: 2_000_000,
-      items: { type: 'string', description: '66XXXXXXXXX or 0XXXXXXXXX' },
-      description:
-        'Either msisdns or contactGroupId (or both: the union is sent, each number once).',
+    sender: {
+      type: 'string',
+      minLength: 1,
+      maxLength: LIMITS.senderNameChars,
+      pattern: SENDER_NAME_PATTERN,
+      description: `An approved sender name: 1 to ${LIMITS.senderNameChars} letters, digits and symbols (printable ASCII), one space between words.`,
     },
-    contactGroupId: { type: 'integer' },
-    templateId: { type: 'integer' },
-    variables: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+    content: content(LIMITS.sendContentChars),
+    msisdns,
+    contactGroupId: id('An existing contact group of the account; its numbers are sent to.'),
+    templateId: id('A saved template of the account, used instead of content.'),
+    variables,
     scheduledTime: {
       type: 'string',
-      description: 'Future time with a UTC offset, e.g. 2026-12-01T09:30:00+07:00',
+      format: 'date-time',
+      pattern: DATE_TIME_PATTERN,
+      description:
+        'A future time, RFC 3339 with seconds and a UTC offset, e.g. 2026-12-01T09:30:00+07:00. The credits are held until then.',
     },
-    dryRun: { type: 'boolean' },
+    dryRun: {
+      type: 'boolean',
+      description: 'When true: the cost estimate only; nothing is charged, stored or sent.',
+    },
   },
+  allOf: memberRules,
 } as const;
 
 export const previewBody = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    content: { type: 'string', maxLength: 2000, description: 'Either content or templateId.' },
-    msisdns: { type: 'array', maxItems: 2_000_000, items: { type: 'string' } },
-    contactGroupId: { type: 'integer' },
-    templateId: { type: 'integer' },
-    variables: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+    content: content(LIMITS.previewContentChars),
+    msisdns,
+    contactGroupId: id('An existing contact group of the account, instead of or beside msisdns.'),
+    templateId: id('A saved template of the account, used instead of content.'),
+    variables,
   },
+  allOf: memberRules,
 } as const;
 
 export const uuidParams = {

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
-import { MAX_NUMBERS_PER_REQUEST, preparePreview } from '../../domain/messages/prepare-send.js';
+import { LIMITS } from '../../domain/limits.js';
+import { preparePreview } from '../../domain/messages/prepare-send.js';
 import { sendMessage, toEstimate } from '../../domain/messages/send-message.js';
 import type { Store } from '../../domain/ports.js';
 import { presentAccepted, presentEstimate } from '../presenters.js';
@@ -18,7 +19,9 @@ export interface SendRouteDeps {
   readonly onAccepted: (charged: number) => void;
 }
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+// 1 to 255 printable ASCII characters; the same pattern is published in the OpenAPI document.
+const IDEMPOTENCY_KEY_PATTERN = `^[\\x21-\\x7e]{1,${LIMITS.idempotencyKeyChars}}$`;
+const IDEMPOTENCY_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 // The schemas below document the bodies; validation is the byte scanner's and the domain's,
 // because Ajv over a parsed 2M-element array is the slow path this route exists to avoid.
@@ -50,7 +53,15 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
         tags: ['sms'],
         headers: {
           type: 'object',
-          properties: { 'idempotency-key': { type: 'string', maxLength: 255 } },
+          properties: {
+            'idempotency-key': {
+              type: 'string',
+              minLength: 1,
+              maxLength: LIMITS.idempotencyKeyChars,
+              pattern: IDEMPOTENCY_KEY_PATTERN,
+              description: `Optional. 1 to ${LIMITS.idempotencyKeyChars} printable ASCII characters. A retry with the same key and body replays the first answer and charges nothing more; the same key with another body answers 422.`,
+            },
+          },
         },
         body: sendBody,
         response: {
@@ -65,7 +76,7 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
     async (request, reply) => {
       const idempotencyKey = readIdempotencyKey(request);
       const body = bodyBytes(request);
-      const scanned = scanSendBody(body, { maxNumbers: MAX_NUMBERS_PER_REQUEST });
+      const scanned = scanSendBody(body, { maxNumbers: LIMITS.numbersPerRequest });
       const outcome = await sendMessage(
         deps.store,
         {
@@ -106,7 +117,7 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
       },
     },
     async (request) => {
-      const scanned = scanSendBody(bodyBytes(request), { maxNumbers: MAX_NUMBERS_PER_REQUEST });
+      const scanned = scanSendBody(bodyBytes(request), { maxNumbers: LIMITS.numbersPerRequest });
       const prepared = await preparePreview(
         deps.store,
         request.caller.accountId,
@@ -129,7 +140,7 @@ function readIdempotencyKey(request: FastifyRequest): string | undefined {
   if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
     throw new DomainError(
       'INVALID_PARAMETER',
-      'Idempotency-Key must be 1 to 255 printable ASCII characters',
+      `Idempotency-Key must be 1 to ${LIMITS.idempotencyKeyChars} printable ASCII characters`,
     );
   }
   return value;

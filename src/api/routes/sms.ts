@@ -1,8 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../domain/clock.js';
+import {
+  DATE_PATTERN,
+  DATE_TIME_PATTERN,
+  parseDate,
+  parseDateTime,
+} from '../../domain/date-time.js';
 import { invalidParameter } from '../../domain/errors.js';
 import { cancelMessage } from '../../domain/messages/cancel-message.js';
 import { getMessage } from '../../domain/messages/get-message.js';
+import { LIMITS } from '../../domain/limits.js';
 import { listMessages } from '../../domain/messages/list-messages.js';
 import type { Store } from '../../domain/ports.js';
 import type { CompactListCache } from '../../domain/recipients/compact-list-cache.js';
@@ -19,7 +26,7 @@ import {
   presentRecipient,
   presentSummary,
 } from '../presenters.js';
-import { errorResponses, uuidParams } from '../schemas.js';
+import { errorResponses, NO_NUL_PATTERN, uuidParams } from '../schemas.js';
 
 export interface SmsRouteDeps {
   readonly store: Store;
@@ -40,8 +47,13 @@ const summarySchema = {
   },
 } as const;
 
-// PostgreSQL text cannot hold U+0000, and SQLite's LIKE stops at it: a filter with one is refused.
-const NO_NUL = '^[^\\u0000]*$';
+const dateOrDateTime = {
+  type: 'string',
+  anyOf: [
+    { format: 'date', pattern: DATE_PATTERN },
+    { format: 'date-time', pattern: DATE_TIME_PATTERN },
+  ],
+} as const;
 
 const recipientSchema = {
   type: 'object',
@@ -65,17 +77,29 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
         querystring: {
           type: 'object',
           properties: {
-            // Bounded so that (page - 1) × limit stays an offset both engines accept.
-            page: { type: 'integer', minimum: 1, maximum: 10_000_000, default: 1 },
-            limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            page: { type: 'integer', minimum: 1, maximum: LIMITS.maxMessagePage, default: 1 },
+            limit: {
+              type: 'integer',
+              minimum: 1,
+              maximum: LIMITS.messagePageSize.max,
+              default: LIMITS.messagePageSize.default,
+            },
             status: { type: 'string', enum: [...MESSAGE_STATUSES] },
-            sender: { type: 'string', maxLength: 11, pattern: NO_NUL },
-            from: { type: 'string', description: 'ISO 8601 date or date-time; createdAt ≥ from' },
-            to: { type: 'string', description: 'ISO 8601 date or date-time; createdAt ≤ to' },
+            sender: { type: 'string', maxLength: LIMITS.senderNameChars, pattern: NO_NUL_PATTERN },
+            from: {
+              ...dateOrDateTime,
+              description:
+                'createdAt ≥ from. A date (2026-11-01: from its first millisecond, UTC) or a date-time with seconds and an offset (2026-11-01T09:30:00+07:00).',
+            },
+            to: {
+              ...dateOrDateTime,
+              description:
+                'createdAt ≤ to. A date (2026-11-01: to its last millisecond, UTC) or a date-time with seconds and an offset.',
+            },
             search: {
               type: 'string',
-              maxLength: 1000,
-              pattern: NO_NUL,
+              maxLength: LIMITS.messageSearchChars,
+              pattern: NO_NUL_PATTERN,
               description: 'Substring of refNo or content, case-insensitive',
             },
           },
@@ -196,14 +220,19 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
         querystring: {
           type: 'object',
           properties: {
-            limit: { type: 'integer', minimum: 1, maximum: 50, default: 50 },
+            limit: {
+              type: 'integer',
+              minimum: 1,
+              maximum: LIMITS.recipientPageSize.max,
+              default: LIMITS.recipientPageSize.default,
+            },
             // Bounded so that a cursor, plus a page, stays an integer both engines accept.
             after: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
             status: { type: 'string', enum: [...RECIPIENT_STATUSES] },
             search: {
               type: 'string',
-              maxLength: 32,
-              pattern: NO_NUL,
+              maxLength: LIMITS.recipientSearchChars,
+              pattern: NO_NUL_PATTERN,
               description: 'Substring of the number',
             },
           },
@@ -250,23 +279,13 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
   );
 }
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
 /** A date alone covers its whole UTC day: `from` its first, `to` its last millisecond. */
 function parseWindowBound(value: string, name: string, endOfDay: boolean): number {
-  let ms = Number.NaN;
-  if (DATE_ONLY.test(value)) ms = Date.parse(`${value}T00:00:00Z`) + (endOfDay ? 86_399_999 : 0);
-  else if (DATE_TIME.test(value)) ms = Date.parse(value);
-  // Date.parse rolls 2026-02-30 over to March and takes 24:00: the date and time must be real.
-  const date = value.slice(0, 10);
-  const dateMs = Date.parse(`${date}T00:00:00Z`);
-  const realDate = !Number.isNaN(dateMs) && new Date(dateMs).toISOString().startsWith(date);
-  const [hour = '00', minute = '00', second = '00'] = value.slice(11, 19).split(':');
-  const realTime = hour < '24' && minute < '60' && second.slice(0, 2) < '60';
-  if (Number.isNaN(ms) || !realDate || !realTime) {
+  const day = parseDate(value);
+  const ms = day === null ? parseDateTime(value) : day + (endOfDay ? 86_399_999 : 0);
+  if (ms === null) {
     throw invalidParameter(
-      `${name} must be an ISO 8601 date (2026-11-01) or date-time with an offset`,
+      `${name} must be an ISO 8601 date (2026-11-01) or date-time with seconds and an offset (2026-11-01T09:30:00+07:00)`,
     );
   }
   return ms;

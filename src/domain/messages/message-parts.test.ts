@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { countCharacters, countParts, splitParts } from './message-parts.js';
+import { countParts, splitParts } from './message-parts.js';
 
 const thai = 'สวัสดีครับ'; // 10 UTF-16 units
 
@@ -36,11 +36,5 @@ describe('message parts', () => {
       assert.equal(countParts(content), splitParts(content).length, `length ${n}`);
       assert.equal(splitParts(content).join(''), content);
     }
-  });
-
-  it('counts characters as code points', () => {
-    assert.equal(countCharacters('😀'), 1);
-    assert.equal(countCharacters(thai), 10);
-    assert.equal(countCharacters('a😀b'), 3);
   });
 });

@@ -34,20 +34,6 @@ export function countParts(content: string): number {
   return count;
 }
 
-/** Characters as a person counts them for the spec's length limits: Unicode code points. */
-export function countCharacters(content: string): number {
-  let count = 0;
-  for (let i = 0; i < content.length; i++) {
-    if (isHighSurrogate(content.charCodeAt(i)) && isLowSurrogate(content.charCodeAt(i + 1))) i++;
-    count++;
-  }
-  return count;
-}
-
 function isHighSurrogate(unit: number): boolean {
   return unit >= 0xd800 && unit <= 0xdbff;
-}
-
-function isLowSurrogate(unit: number): boolean {
-  return unit >= 0xdc00 && unit <= 0xdfff;
 }

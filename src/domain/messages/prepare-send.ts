@@ -2,17 +2,11 @@ import { DomainError, invalidParameter } from '../errors.js';
 import type { Store } from '../ports.js';
 import type { NumberList } from '../recipients/number-list.js';
 import { resolveRecipients, type ResolvedRecipients } from '../recipients/resolve-recipients.js';
-import { countCharacters, countParts } from './message-parts.js';
+import { countCharacters, LIMITS } from '../limits.js';
+import { checkSenderName } from '../senders/sender-name.js';
+import { countParts } from './message-parts.js';
 import { checkVariables, renderTemplate } from './render-template.js';
 import { parseScheduledTime } from './scheduled-time.js';
-
-export const MAX_NUMBERS_PER_REQUEST = 2_000_000;
-export const MAX_SEND_CONTENT_CHARS = 1000;
-export const MAX_PREVIEW_CONTENT_CHARS = 2000;
-export const MAX_SENDER_CHARS = 11;
-
-// Letters, digits and printable ASCII symbols; a single inner space is allowed ("MY SHOP").
-export const SENDER_SHAPE = /^[\x21-\x7e](?:[\x21-\x7e]| (?! ))*$/;
 
 const SEND_FIELDS = new Set([
   'sender',
@@ -56,7 +50,7 @@ export async function prepareSend(
   const dryRun = optionalBoolean(fields.dryRun, 'dryRun') ?? false;
   const scheduledAt =
     fields.scheduledTime === undefined ? null : parseScheduledTime(fields.scheduledTime, nowMs);
-  const prepared = await estimate(store, accountId, fields, numbers, MAX_SEND_CONTENT_CHARS);
+  const prepared = await estimate(store, accountId, fields, numbers, LIMITS.sendContentChars);
   return { ...prepared, sender, scheduledAt, dryRun };
 }
 
@@ -68,7 +62,7 @@ export async function preparePreview(
   numbers: NumberList | undefined,
 ): Promise<PreparedPreview> {
   rejectUnknownFields(fields, PREVIEW_FIELDS);
-  return estimate(store, accountId, fields, numbers, MAX_PREVIEW_CONTENT_CHARS);
+  return estimate(store, accountId, fields, numbers, LIMITS.previewContentChars);
 }
 
 /** Parts, recipients and cost: what send, `dryRun` and preview-cost have in common. */
@@ -139,13 +133,7 @@ async function resolveContent(
 async function checkSender(store: Store, accountId: number, value: unknown): Promise<string> {
   if (typeof value !== 'string' || value.length === 0)
     throw invalidParameter('sender is required and must be a string');
-  if (value.length > MAX_SENDER_CHARS) {
-    throw invalidParameter(
-      `sender has ${value.length} characters; the limit is ${MAX_SENDER_CHARS}`,
-    );
-  }
-  if (!SENDER_SHAPE.test(value))
-    throw invalidParameter('sender may hold letters, digits and symbols only');
+  checkSenderName(value);
   const sender = await store.findSenderByName(value);
   if (!sender) throw new DomainError('SENDER_NOT_FOUND', `Sender name ${value} does not exist`);
   if (sender.accountId !== accountId && !(await store.isSenderSharedWith(sender.id, accountId))) {

@@ -12,7 +12,7 @@ describe('scheduledTime', () => {
       Date.parse('2026-11-23T02:30:00Z'),
     );
     assert.equal(
-      parseScheduledTime('2026-11-23T09:30-03:30', now),
+      parseScheduledTime('2026-11-23T09:30:00-03:30', now),
       Date.parse('2026-11-23T13:00:00Z'),
     );
     assert.equal(
@@ -29,6 +29,12 @@ describe('scheduledTime', () => {
       null,
       '2026-02-30T10:00:00+07:00',
       '2026-11-23T24:00:00Z',
+      '2026-11-23T23:59:60Z',
+      '2026-11-23T09:30+07:00',
+      '2026-11-23 09:30:00Z',
+      '2026-11-23t09:30:00z',
+      '2026-11-23T09:30:00.1234567890Z',
+      '2026-11-23T09:30:00+24:00',
       'tomorrow',
     ]) {
       assert.throws(

@@ -1,14 +1,22 @@
 import { invalidParameter } from '../errors.js';
-import { MAX_SENDER_CHARS, SENDER_SHAPE } from '../messages/prepare-send.js';
+import { countCharacters, LIMITS } from '../limits.js';
 
-/** A sender name by the same rules the send path checks: 1–11 letters, digits and symbols. */
+/**
+ * Letters, digits and printable ASCII symbols; a single inner space is allowed ("MY SHOP").
+ * Written as a JSON Schema `pattern` too: keep it to the syntax both engines read alike.
+ */
+export const SENDER_NAME_PATTERN = '^[\\x21-\\x7e](?:[\\x21-\\x7e]| (?! ))*$';
+const SENDER_NAME_SHAPE = new RegExp(SENDER_NAME_PATTERN);
+
+/** A sender name by the rules of send and of the console: 1–11 letters, digits and symbols. */
 export function checkSenderName(name: string): string {
-  if (name.length === 0 || name.length > MAX_SENDER_CHARS) {
+  const characters = countCharacters(name);
+  if (characters === 0 || characters > LIMITS.senderNameChars) {
     throw invalidParameter(
-      `a sender name has 1 to ${MAX_SENDER_CHARS} characters; "${name}" has ${name.length}`,
+      `a sender name has 1 to ${LIMITS.senderNameChars} characters; "${name}" has ${characters}`,
     );
   }
-  if (!SENDER_SHAPE.test(name)) {
+  if (!SENDER_NAME_SHAPE.test(name)) {
     throw invalidParameter(
       `sender name "${name}" may hold letters, digits and symbols only (one space between words)`,
     );
