@@ -23,7 +23,7 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
     400: 'Invalid parameters or invalid number',
     401: 'Missing or invalid API key',
     402: 'Insufficient credits (INSUFFICIENT_CREDITS)',
-    403: 'Scope insufficient, or the resource belongs to another account',
+    403: 'Scope insufficient, the resource belongs to another account, or the account is suspended (ACCOUNT_SUSPENDED)',
     404: 'Resource not found',
     409: 'Conflict with the resource state',
     413: 'Request body too large',

@@ -1,4 +1,10 @@
-import type { ApiKeyScope, MessageStatus, RecipientStatus, SenderStatus } from './statuses.js';
+import type {
+  AccountStatus,
+  ApiKeyScope,
+  MessageStatus,
+  RecipientStatus,
+  SenderStatus,
+} from './statuses.js';
 
 export interface Account {
   readonly id: number;
@@ -6,7 +12,7 @@ export interface Account {
   readonly balance: number;
   readonly pricePerPart: number;
   readonly rateLimitRequests: number | null;
-  readonly status: string;
+  readonly status: AccountStatus;
   readonly createdAt: number;
 }
 
@@ -124,6 +130,24 @@ export interface RecipientQuery {
 
 export type LedgerReason = 'top-up' | 'send' | 'hold' | 'refund' | 'adjustment';
 
+/** One row of an account's credit ledger, with the uuid of the message it is about, if any. */
+export interface LedgerEntry {
+  readonly id: number;
+  readonly delta: number;
+  readonly reason: LedgerReason;
+  readonly messageUuid: string | null;
+  readonly balanceAfter: number;
+  readonly note: string | null;
+  readonly createdAt: number;
+}
+
+/** What an admin may change of an account besides its balance and status. */
+export interface AccountSettings {
+  readonly pricePerPart?: number;
+  /** Requests per rate-limit window for each of its keys; null: the platform's default. */
+  readonly rateLimitRequests?: number | null;
+}
+
 export interface MessageListQuery {
   readonly status?: MessageStatus;
   readonly sender?: string;
@@ -184,9 +208,23 @@ export interface Store {
   findApiKey(id: number): Promise<ApiKeyRecord | null>;
   revokeApiKey(id: number, nowMs: number): Promise<boolean>;
   touchApiKey(id: number, nowMs: number): Promise<void>;
+  /** An account's keys, revoked ones too, newest first. */
+  listApiKeys(accountId: number): Promise<ApiKeyRecord[]>;
+  /** A page of accounts by id, optionally those whose name contains `search`. */
+  listAccounts(query: {
+    search?: string;
+    offset: number;
+    limit: number;
+  }): Promise<{ items: Account[]; total: number }>;
+  /** Writes the settings given; null when there is no such account. */
+  updateAccountSettings(id: number, settings: AccountSettings): Promise<Account | null>;
+  /** Sets the status; true when this call changed it. */
+  setAccountStatus(id: number, status: AccountStatus): Promise<boolean>;
 
   // credits (changed only through TransactionStore.changeBalance)
   ledgerSum(accountId: number): Promise<number>;
+  /** Up to `limit` ledger rows of the account with ids below `beforeId` (all when null), newest first. */
+  ledgerPage(accountId: number, beforeId: number | null, limit: number): Promise<LedgerEntry[]>;
 
   // senders, templates, groups, blocklist
   createSender(input: {

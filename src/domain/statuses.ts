@@ -27,3 +27,6 @@ export type SenderStatus = (typeof SENDER_STATUSES)[number];
 
 export const API_KEY_SCOPES = ['*', 'sms:send', 'sms:read'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+export const ACCOUNT_STATUSES = ['active', 'suspended'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];

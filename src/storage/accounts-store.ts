@@ -1,7 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Store } from '../domain/ports.js';
 import type { Db } from './schema.js';
-import { toAccount, toApiKey } from './rows.js';
+import type { LedgerReason } from '../domain/ports.js';
+import type { AccountStatus } from '../domain/statuses.js';
+import { containsPattern, toAccount, toApiKey } from './rows.js';
 
 type AccountsStore = Pick<
   Store,
@@ -14,7 +16,12 @@ type AccountsStore = Pick<
   | 'findApiKey'
   | 'revokeApiKey'
   | 'touchApiKey'
+  | 'listApiKeys'
+  | 'listAccounts'
+  | 'updateAccountSettings'
+  | 'setAccountStatus'
   | 'ledgerSum'
+  | 'ledgerPage'
   | 'nextRefNo'
 >;
 
@@ -94,7 +101,10 @@ export function accountsStore(db: Db): AccountsStore {
       const { account_status, rate_limit_requests, ...key } = row;
       return {
         key: toApiKey(key),
-        account: { status: account_status, rateLimitRequests: rate_limit_requests },
+        account: {
+          status: account_status as AccountStatus,
+          rateLimitRequests: rate_limit_requests,
+        },
       };
     },
 
@@ -119,6 +129,83 @@ export function accountsStore(db: Db): AccountsStore {
 
     async touchApiKey(id, nowMs) {
       await db.updateTable('api_keys').set({ last_used_at: nowMs }).where('id', '=', id).execute();
+    },
+
+    async listApiKeys(accountId) {
+      const rows = await db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('id', 'desc')
+        .execute();
+      return rows.map(toApiKey);
+    },
+
+    async listAccounts({ search, offset, limit }) {
+      let query = db.selectFrom('accounts');
+      if (search) {
+        const pattern = containsPattern(search);
+        query = query.where(sql<SqlBool>`lower(name) like ${pattern} ESCAPE '\\'`);
+      }
+      const [rows, count] = await Promise.all([
+        query.selectAll().orderBy('id').offset(offset).limit(limit).execute(),
+        query.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { items: rows.map(toAccount), total: Number(count.n) };
+    },
+
+    async updateAccountSettings(id, { pricePerPart, rateLimitRequests }) {
+      const changes = {
+        ...(pricePerPart === undefined ? {} : { price_per_part: pricePerPart }),
+        ...(rateLimitRequests === undefined ? {} : { rate_limit_requests: rateLimitRequests }),
+      };
+      const row =
+        Object.keys(changes).length === 0
+          ? await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst()
+          : await db
+              .updateTable('accounts')
+              .set(changes)
+              .where('id', '=', id)
+              .returningAll()
+              .executeTakeFirst();
+      return row ? toAccount(row) : null;
+    },
+
+    async setAccountStatus(id, status) {
+      const result = await db
+        .updateTable('accounts')
+        .set({ status })
+        .where('id', '=', id)
+        .where('status', '<>', status)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async ledgerPage(accountId, beforeId, limit) {
+      let query = db
+        .selectFrom('credit_ledger')
+        .leftJoin('messages', 'messages.id', 'credit_ledger.message_id')
+        .select([
+          'credit_ledger.id',
+          'credit_ledger.delta',
+          'credit_ledger.reason',
+          'credit_ledger.balance_after',
+          'credit_ledger.note',
+          'credit_ledger.created_at',
+          'messages.uuid',
+        ])
+        .where('credit_ledger.account_id', '=', accountId);
+      if (beforeId !== null) query = query.where('credit_ledger.id', '<', beforeId);
+      const rows = await query.orderBy('credit_ledger.id', 'desc').limit(limit).execute();
+      return rows.map((row) => ({
+        id: Number(row.id),
+        delta: Number(row.delta),
+        reason: row.reason as LedgerReason,
+        messageUuid: row.uuid,
+        balanceAfter: Number(row.balance_after),
+        note: row.note,
+        createdAt: Number(row.created_at),
+      }));
     },
 
     async ledgerSum(accountId) {

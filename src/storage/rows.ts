@@ -6,7 +6,12 @@ import type {
   Message,
   Sender,
 } from '../domain/ports.js';
-import type { ApiKeyScope, MessageStatus, SenderStatus } from '../domain/statuses.js';
+import type {
+  AccountStatus,
+  ApiKeyScope,
+  MessageStatus,
+  SenderStatus,
+} from '../domain/statuses.js';
 import type { AccountRow, ApiKeyRow, MessagesTable, SenderRow } from './schema.js';
 
 export function toAccount(row: AccountRow): Account {
@@ -16,7 +21,7 @@ export function toAccount(row: AccountRow): Account {
     balance: row.balance,
     pricePerPart: row.price_per_part,
     rateLimitRequests: row.rate_limit_requests,
-    status: row.status,
+    status: row.status as AccountStatus,
     createdAt: row.created_at,
   };
 }

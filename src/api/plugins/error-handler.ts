@@ -24,6 +24,7 @@ export function statusFor(code: ErrorCode): number {
       return 402;
     case 'SCOPE_INSUFFICIENT':
     case 'FORBIDDEN':
+    case 'ACCOUNT_SUSPENDED':
       return 403;
     case 'NOT_FOUND':
       return 404;

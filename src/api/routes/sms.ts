@@ -116,7 +116,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
               totalPages: { type: 'integer' },
             },
           },
-          ...errorResponses(400, 401, 429),
+          ...errorResponses(400, 401, 403, 429),
         },
       },
     },

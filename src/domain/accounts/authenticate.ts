@@ -10,20 +10,24 @@ export interface Caller {
   readonly rateLimitRequests: number | null;
 }
 
-/** Resolves an `x-api-key` value to its caller; any failure is the same 401. */
+/**
+ * Resolves an `x-api-key` value to its caller. A missing, malformed, unknown or revoked key is
+ * the same 401; a valid key of a suspended account is 403 ACCOUNT_SUSPENDED.
+ */
 export async function authenticate(store: Store, key: string | undefined): Promise<Caller> {
   const prefix = key ? apiKeyPrefix(key) : null;
   const found = prefix ? await store.findApiKeyWithAccount(prefix) : null;
-  if (
-    !key ||
-    !found ||
-    !apiKeyMatches(key, found.key.secretHash) ||
-    found.key.revokedAt !== null ||
-    found.account.status !== 'active'
-  ) {
+  if (!key || !found || !apiKeyMatches(key, found.key.secretHash) || found.key.revokedAt !== null) {
     throw new DomainError(
       'UNAUTHORIZED',
       'Missing or invalid API key: send a valid key in the x-api-key header',
+    );
+  }
+  // Only a valid key learns that its account is suspended; anything else is the same 401.
+  if (found.account.status !== 'active') {
+    throw new DomainError(
+      'ACCOUNT_SUSPENDED',
+      'This account is suspended: its API keys cannot be used until the platform reactivates it',
     );
   }
   return {

@@ -1,0 +1,37 @@
+import { invalidParameter } from '../errors.js';
+import type { Account, AccountSettings, Store } from '../ports.js';
+import { requireAccount } from './require-account.js';
+
+/**
+ * Sets an account's price per part and/or rate limit (null: the platform default). Answers the
+ * account before and after, so the change can be recorded as it was. A send already accepted
+ * keeps the price it was charged at; the new rate limit applies from the next request.
+ */
+export async function updateAccountSettings(
+  store: Store,
+  input: { accountId: number; settings: AccountSettings },
+): Promise<{ before: Account; after: Account }> {
+  const { pricePerPart, rateLimitRequests } = input.settings;
+  if (pricePerPart !== undefined && (!Number.isSafeInteger(pricePerPart) || pricePerPart < 0)) {
+    throw invalidParameter(
+      `the price per part must be a whole number of 0 or more, not ${pricePerPart}`,
+    );
+  }
+  if (
+    rateLimitRequests !== undefined &&
+    rateLimitRequests !== null &&
+    (!Number.isSafeInteger(rateLimitRequests) || rateLimitRequests < 1)
+  ) {
+    throw invalidParameter(
+      `the rate limit must be a whole number of requests above 0, or null for the default, not ${rateLimitRequests}`,
+    );
+  }
+  return store.transaction(async (tx) => {
+    const before = await requireAccount(tx, input.accountId);
+    const after = await tx.updateAccountSettings(input.accountId, {
+      pricePerPart,
+      rateLimitRequests,
+    });
+    return { before, after: after ?? before };
+  });
+}

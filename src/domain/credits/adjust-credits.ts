@@ -1,0 +1,52 @@
+import { DomainError, invalidParameter } from '../errors.js';
+import type { Store } from '../ports.js';
+import { requireAccount } from '../accounts/require-account.js';
+
+export interface CreditAdjustment {
+  readonly accountId: number;
+  /** Credits to grant (above 0) or deduct (below 0). */
+  readonly amount: number;
+  /** Why: kept on the ledger row, where the account's owner sees it. */
+  readonly note: string;
+  readonly nowMs: number;
+}
+
+export const MAX_NOTE_LENGTH = 500;
+
+/**
+ * An admin's grant (a 'top-up' row) or deduction (an 'adjustment' row) with a note. It goes
+ * through the transaction's changeBalance like every balance change, so the balance and its
+ * ledger row change together; a deduction the balance does not cover changes nothing and
+ * answers INSUFFICIENT_CREDITS.
+ */
+export async function adjustCredits(
+  store: Store,
+  input: CreditAdjustment,
+): Promise<{ accountId: number; balance: number }> {
+  const { accountId, amount, nowMs } = input;
+  if (!Number.isSafeInteger(amount) || amount === 0) {
+    throw invalidParameter(`the amount must be a whole number other than 0, not ${amount}`);
+  }
+  const note = input.note.trim();
+  if (note.length === 0) throw invalidParameter('say why in the note: it must not be empty');
+  if (note.length > MAX_NOTE_LENGTH) {
+    throw invalidParameter(`the note is at most ${MAX_NOTE_LENGTH} characters`);
+  }
+  return store.transaction(async (tx) => {
+    const account = await requireAccount(tx, accountId);
+    const balance = await tx.changeBalance({
+      accountId,
+      delta: amount,
+      reason: amount > 0 ? 'top-up' : 'adjustment',
+      note,
+      nowMs,
+    });
+    if (balance === null) {
+      throw new DomainError(
+        'INSUFFICIENT_CREDITS',
+        `Cannot deduct ${-amount} credits: the balance is ${account.balance}, and it never goes below 0`,
+      );
+    }
+    return { accountId, balance };
+  });
+}
