@@ -41,11 +41,11 @@ const EXPECTED: Record<string, Record<string, number[]>> = {
   '/api/v2/sms/send': { post: [400, 401, 402, 403, 413, 415, 422, 429] },
   '/api/v2/sms/preview-cost': { post: [400, 401, 403, 413, 415, 429] },
   '/api/v2/sms/{uuid}/cancel': { post: [400, 401, 403, 404, 409, 429] },
-  '/api/v2/sms': { get: [400, 401, 429] },
+  '/api/v2/sms': { get: [400, 401, 403, 429] },
   '/api/v2/sms/{uuid}': { get: [401, 403, 404, 429] },
   '/api/v2/sms/{uuid}/recipients': { get: [400, 401, 403, 404, 429] },
-  '/api/v2/sms/credit/balance': { get: [401, 429] },
-  '/api/v2/senders': { get: [401, 429] },
+  '/api/v2/sms/credit/balance': { get: [401, 403, 429] },
+  '/api/v2/senders': { get: [401, 403, 429] },
 };
 
 const ERROR_REF = '#/components/schemas/Error';

@@ -13,6 +13,7 @@ import { before, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { apiKeyPrefix, generateApiKey } from '../../src/domain/accounts/api-key.js';
 import type { RequiredScope } from '../../src/domain/accounts/authenticate.js';
+import { setAccountStatus } from '../../src/domain/accounts/set-account-status.js';
 import type { ApiKeyScope } from '../../src/domain/statuses.js';
 import type { Customer, Harness } from './harness.js';
 
@@ -268,6 +269,33 @@ export function securitySuite(harness: () => Harness): void {
       async (route) => {
         expectError(await call(route, key), 401, 'UNAUTHORIZED');
         assertAdmitted(await call(route, owner.key), "the same account's * key");
+      },
+    );
+  });
+
+  it("answers 403 ACCOUNT_SUSPENDED for a suspended account's key on every route, nothing changes, and reactivated it works", async (t) => {
+    const suspended = await h.customer({ credits: 10_000 });
+    await eachRoute(
+      t,
+      () => true,
+      async (route) => {
+        const uuid = hasResource(route) ? await scheduledMessage(suspended) : undefined;
+        const before = await moneyOf(suspended);
+        await setAccountStatus(h.store, { accountId: suspended.account.id, status: 'suspended' });
+        try {
+          expectError(
+            await call(route, suspended.key, { as: suspended, fill: uuid }),
+            403,
+            'ACCOUNT_SUSPENDED',
+          );
+          assert.deepEqual(await moneyOf(suspended), before);
+        } finally {
+          await setAccountStatus(h.store, { accountId: suspended.account.id, status: 'active' });
+        }
+        assertAdmitted(
+          await call(route, suspended.key, { as: suspended, fill: uuid }),
+          'reactivated',
+        );
       },
     );
   });
