@@ -10,6 +10,7 @@ import type { Dispatcher } from './dispatcher/dispatcher.js';
 import { createLogger } from './logging/create-logger.js';
 import { Metrics } from './metrics/metrics.js';
 import { buildOpsApp } from './ops/ops-routes.js';
+import type { ReadOpsStatus } from './ops/ops-status.js';
 import { startBackgroundJobs, type BackgroundJobs } from './scheduler/background-jobs.js';
 import { startSmsc, type RunningSmsc } from './smsc/start-smsc.js';
 import { startDelivery } from './runtime/start-delivery.js';
@@ -107,12 +108,22 @@ export async function startRuntime(
       : undefined;
     if (jobs) started.push(() => jobs.stop());
 
+    // /status on the operator listener and the console's carriers page read this one source.
+    const status: ReadOpsStatus = async () => ({
+      roles: { ...roles },
+      carriers: delivery?.carriers.status() ?? [],
+      dispatcher: delivery?.dispatcher.stats() ?? null,
+      queueDepth: await database.delivery.queueDepth(),
+      smsc: smsc ? { host: smsc.host, port: smsc.port } : null,
+    });
+
     const api = roles.api
       ? await startApi(config, {
           store,
           clock,
           logger,
           listen,
+          status,
           onAccepted: (charged) => {
             jobs?.wake();
             metrics?.acceptedRecipients.inc({ engine: database.engine.name }, charged);
@@ -121,18 +132,7 @@ export async function startRuntime(
       : undefined;
     if (api) started.push(() => api.app.close());
 
-    const ops = await startOps(config, {
-      logger,
-      listen,
-      metrics,
-      status: async () => ({
-        roles,
-        carriers: delivery?.carriers.status() ?? [],
-        dispatcher: delivery?.dispatcher.stats() ?? null,
-        queueDepth: await database.delivery.queueDepth(),
-        smsc: smsc ? { host: smsc.host, port: smsc.port } : null,
-      }),
-    });
+    const ops = await startOps(config, { logger, listen, metrics, status });
     started.push(() => ops.app.close());
 
     return {
@@ -207,6 +207,7 @@ async function startApi(
     clock: Clock;
     logger: Logger;
     listen: boolean;
+    status: ReadOpsStatus;
     onAccepted: (charged: number) => void;
   },
 ): Promise<{ app: FastifyInstance; url?: string }> {
@@ -218,6 +219,7 @@ async function startApi(
     sendBodyLimitBytes: config.sendBodyLimitBytes,
     trustProxy: config.trustProxy,
     onAccepted: deps.onAccepted,
+    opsStatus: deps.status,
   });
   if (!deps.listen) return { app };
   const url = await listenOrExplain(
@@ -238,7 +240,7 @@ async function startOps(
     logger: Logger;
     listen: boolean;
     metrics: Metrics | undefined;
-    status: () => Promise<object>;
+    status: ReadOpsStatus;
   },
 ): Promise<{ app: FastifyInstance; url?: string }> {
   const app = await buildOpsApp(deps.logger, { metrics: deps.metrics, status: deps.status });

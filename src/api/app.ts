@@ -6,6 +6,7 @@ import type { Caller } from '../domain/accounts/authenticate.js';
 import type { Clock } from '../domain/clock.js';
 import { DomainError } from '../domain/errors.js';
 import type { Store } from '../domain/ports.js';
+import type { ReadOpsStatus } from '../ops/ops-status.js';
 import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import { withAccess } from './access.js';
 import { installAccessControl } from './plugins/access-control.js';
@@ -32,6 +33,11 @@ export interface AppDeps {
    * `request.host` come from its X-Forwarded-* headers (the last entry, the one it added).
    */
   readonly trustProxy?: boolean;
+  /**
+   * This process's operator status, the one /status shows on the operator listener; the
+   * console's carriers page reads it. Absent: no carriers, no dispatcher here.
+   */
+  readonly opsStatus?: ReadOpsStatus;
   /** The built console served at /console; default dist/console/ of the package. */
   readonly consoleDir?: string;
 }

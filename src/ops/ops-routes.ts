@@ -1,12 +1,13 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics/metrics.js';
+import type { ReadOpsStatus } from './ops-status.js';
 
 export interface OpsDeps {
   /** Absent (NOK_METRICS=off): no /metrics. */
   readonly metrics?: Metrics;
   /** What an operator wants to see at a glance: binds, rates, queue depth. */
-  readonly status: () => Promise<object>;
+  readonly status: ReadOpsStatus;
 }
 
 /**
