@@ -24,6 +24,11 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'SENDER_NAME_TAKEN'
+  | 'INVALID_TRANSITION'
+  | 'DOCUMENT_TOO_LARGE'
+  | 'DOCUMENT_TYPE_NOT_ALLOWED'
+  | 'DOCUMENT_TYPE_MISMATCH'
   | 'INTERNAL';
 
 /** An expected failure: a rule of the domain said no. Never carries transport details. */

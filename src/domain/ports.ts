@@ -1,3 +1,4 @@
+import type { SenderRequestStore } from './senders/sender-request-store.js';
 import type {
   AccountStatus,
   ApiKeyScope,
@@ -181,7 +182,7 @@ export interface BalanceChange {
  * {@link TransactionStore} that `transaction` hands to its `work`, so a balance written without
  * its ledger row, or a ledger row without its balance, does not compile.
  */
-export interface Store {
+export interface Store extends SenderRequestStore {
   /**
    * Runs `work` in one transaction: committed when it resolves, rolled back when it throws.
    * Called on a store already bound to a transaction, it runs `work` in that same transaction.

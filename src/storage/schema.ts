@@ -19,6 +19,9 @@ export interface Tables {
   dispatch_chunks: DispatchChunksTable;
   submissions: SubmissionsTable;
   orphan_receipts: OrphanReceiptsTable;
+  sender_requests: SenderRequestsTable;
+  sender_request_events: SenderRequestEventsTable;
+  sender_documents: SenderDocumentsTable;
   nok_migrations: MigrationsTable;
 }
 
@@ -197,6 +200,43 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+export interface SenderRequestsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  purpose: string;
+  /** JSON array of strings. */
+  sample_messages: string;
+  registration_number: string;
+  status: string;
+  sender_id: number | null;
+  created_at: number;
+  updated_at: number;
+  /** Set when approved or rejected; NULL while the request is open. */
+  decided_at: number | null;
+}
+
+export interface SenderRequestEventsTable {
+  id: Generated<number>;
+  request_id: number;
+  step: string;
+  actor_user_id: number | null;
+  note: string | null;
+  created_at: number;
+}
+
+export interface SenderDocumentsTable {
+  id: Generated<number>;
+  request_id: number;
+  event_id: number;
+  file_name: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  content: Buffer;
+  created_at: number;
+}
+
 export interface MigrationsTable {
   id: number;
   name: string;
@@ -209,3 +249,6 @@ export type NewMessageRow = Insertable<MessagesTable>;
 export type AccountRow = Selectable<AccountsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type SenderRow = Selectable<SendersTable>;
+export type SenderRequestRow = Selectable<SenderRequestsTable>;
+export type SenderRequestEventRow = Selectable<SenderRequestEventsTable>;
+export type SenderDocumentRow = Selectable<SenderDocumentsTable>;

@@ -5,6 +5,7 @@ import { catalogueStore } from './catalogue-store.js';
 import { changeBalance } from './change-balance.js';
 import { messagesStore } from './messages-store.js';
 import { recipientsStore } from './recipients-store.js';
+import { senderRequestsStore } from './sender-requests-store.js';
 import type { Db, Tables } from './schema.js';
 
 /**
@@ -52,5 +53,6 @@ function queries(db: Db): Omit<Store, 'transaction'> {
     ...catalogueStore(db),
     ...messagesStore(db),
     ...recipientsStore(db),
+    ...senderRequestsStore(db),
   };
 }

@@ -30,10 +30,15 @@ export function statusFor(code: ErrorCode): number {
       return 404;
     case 'ALREADY_CANCELLED':
     case 'ALREADY_PROCESSING':
+    case 'SENDER_NAME_TAKEN':
+    case 'INVALID_TRANSITION':
       return 409;
     case 'PAYLOAD_TOO_LARGE':
+    case 'DOCUMENT_TOO_LARGE':
       return 413;
     case 'UNSUPPORTED_MEDIA_TYPE':
+    case 'DOCUMENT_TYPE_NOT_ALLOWED':
+    case 'DOCUMENT_TYPE_MISMATCH':
       return 415;
     case 'IDEMPOTENCY_KEY_REUSED':
       return 422;
