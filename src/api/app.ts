@@ -14,6 +14,7 @@ import { apiKeyGuard } from './plugins/authenticate.js';
 import { consoleApp, defaultConsoleDir } from './plugins/console-app.js';
 import { installConsoleHeaders } from './plugins/console-headers.js';
 import { frameworkErrorHandler, installErrorHandler } from './plugins/error-handler.js';
+import { clientErrorHandler, installMethodNotAllowed } from './plugins/method-not-allowed.js';
 import { RateLimiter } from './plugins/rate-limit.js';
 import { accountRoutes } from './routes/account.js';
 import { smsSendRoutes } from './routes/sms-send.js';
@@ -48,10 +49,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     // Only the hop nearest to us, the proxy itself: entries before it are the client's say.
     trustProxy: deps.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
   });
   installErrorHandler(app);
+  installMethodNotAllowed(app);
   installConsoleHeaders(app);
   const limiter = new RateLimiter(deps.rateLimit.requests, deps.rateLimit.windowSeconds * 1000);
   app.decorateRequest('caller', null as unknown as Caller);

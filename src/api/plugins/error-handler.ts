@@ -28,6 +28,8 @@ export function statusFor(code: ErrorCode): number {
       return 403;
     case 'NOT_FOUND':
       return 404;
+    case 'METHOD_NOT_ALLOWED':
+      return 405;
     case 'ALREADY_CANCELLED':
     case 'ALREADY_PROCESSING':
     case 'SENDER_NAME_TAKEN':
