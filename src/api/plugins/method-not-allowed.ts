@@ -32,9 +32,7 @@ interface Refusal {
 /** The 405 for `method` on `url`, or null when the method is served there or the path is not. */
 function methodNotAllowed(app: FastifyInstance, method: string, url: string): Refusal | null {
   const path = url.split('?')[0] ?? '';
-  const allowed = app.supportedMethods
-    .filter((m) => m !== method && app.findRoute({ method: m, url: path }) !== null)
-    .sort();
+  const allowed = app.supportedMethods.filter((m) => m !== method && serves(app, m, path)).sort();
   if (allowed.length === 0) return null;
   return {
     status: statusFor('METHOD_NOT_ALLOWED'),
@@ -44,6 +42,16 @@ function methodNotAllowed(app: FastifyInstance, method: string, url: string): Re
       code: 'METHOD_NOT_ALLOWED',
     }),
   };
+}
+
+/**
+ * Whether a route of its own serves `method` at `path`. A catch-all (`/console/*`) does not
+ * count: it serves whatever pages its handler decides (and answers 404 for the rest), so a path
+ * it catches is no resource of its own to list methods for.
+ */
+function serves(app: FastifyInstance, method: string, path: string): boolean {
+  const found = app.findRoute({ method, url: path });
+  return found !== null && !Object.hasOwn(found.params, '*');
 }
 
 const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP\/1\.[01]\r?\n/;
