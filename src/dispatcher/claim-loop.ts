@@ -1,4 +1,5 @@
 import type { ChunkKey, DispatchChunk, PartOutcome } from '../domain/delivery/delivery-store.js';
+import { hasPart } from '../domain/delivery/part-mask.js';
 import type { DispatcherOptions } from './dispatcher.js';
 import type { Slots } from './slots.js';
 import { submitPart } from './submit-part.js';
@@ -71,7 +72,7 @@ export function startClaiming(
     const { chunk } = entry;
     for (const recipient of chunk.recipients) {
       for (let part = 0; part < chunk.parts; part++) {
-        if (recipient.partsAccepted & (2 ** part)) continue;
+        if (hasPart(recipient.partsAccepted, part)) continue;
         const granted = await slots.acquire();
         if (!granted) break;
         entry.outstanding++;

@@ -1,11 +1,12 @@
 import type { RecipientStatus } from '../statuses.js';
+import type { PartMask } from './part-mask.js';
 
 /** A recipient a dispatcher may submit: pending, due, with parts the carrier has not accepted. */
 export interface DispatchRecipient {
   readonly seq: number;
   readonly msisdn: string;
   /** Bit mask of the parts a carrier already accepted; those are not submitted again. */
-  readonly partsAccepted: number;
+  readonly partsAccepted: PartMask;
   /** When its first transient failure happened; the retry window counts from there. */
   readonly firstAttemptAt: number | null;
 }

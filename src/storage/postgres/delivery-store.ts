@@ -3,22 +3,19 @@ import {
   isOverdue,
   SWEEP_BATCH,
   shortestReceiptWindowMs,
-  smscIdForms,
   type DeliveryStore,
   type AppliedReceipt,
   type DispatchChunk,
   type ReceiptReport,
 } from '../../domain/delivery/delivery-store.js';
+import { EventsByRecipient, outcomeEvent } from '../../domain/delivery/fold-delivery.js';
+import { allParts, toPartMask } from '../../domain/delivery/part-mask.js';
 import { CountDeltas } from '../count-deltas.js';
 import {
-  applyCounts,
-  applyReceiptsAlone,
-  firstPerRecipient,
-  keepOrphans,
-  recordAccepted,
-  recordAcceptedAlone,
-  recordRetries,
-  uniqueRecipients,
+  foldLocked,
+  matchLocked,
+  receiptEvents,
+  writeBatch,
   type AcceptedOutcome,
 } from './delivery-batches.js';
 import { transaction } from './pg-transactions.js';
@@ -41,7 +38,7 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
       );
       for (const row of rows) partsOf.set(row.id, row.parts);
     }
-    return (id: number) => 2 ** (partsOf.get(id) ?? 1) - 1;
+    return (id: number) => allParts(partsOf.get(id) ?? 1);
   }
 
   return {
@@ -89,31 +86,16 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
       }),
 
     recordOutcomes: (outcomes, nowMs) =>
-      outcomes.every((o) => o.kind === 'accepted')
-        ? recordAcceptedAlone(pool, outcomes as AcceptedOutcome[], nowMs)
-        : transaction(pool, async (client) => {
-            const counts = new CountDeltas();
-            await recordAccepted(client, outcomes, nowMs);
-            await recordRetries(client, outcomes, nowMs);
-            const finals = firstPerRecipient(outcomes.filter((o) => o.kind === 'final'));
-            if (finals.length > 0) {
-              const { rows } = await client.query<{ message_id: number; status: string }>(
-                `UPDATE recipients r SET status = v.status, error = v.error, updated_at = $5
-             FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]) v(message_id, seq, status, error)
-             WHERE r.message_id = v.message_id AND r.seq = v.seq AND r.status = 'pending'
-             RETURNING r.message_id, r.status`,
-                [
-                  finals.map((o) => o.messageId),
-                  finals.map((o) => o.seq),
-                  finals.map((o) => o.status),
-                  finals.map((o) => o.error),
-                  nowMs,
-                ],
-              );
-              for (const row of rows) counts.move(row.message_id, 'pending', row.status as never);
-            }
-            await applyCounts(client, counts);
-          }),
+      transaction(pool, async (client) => {
+        const counts = new CountDeltas();
+        const events = new EventsByRecipient();
+        for (const outcome of outcomes) {
+          events.add(outcome.messageId, outcome.seq, outcomeEvent(outcome));
+        }
+        const recipients = await foldLocked(client, events, nowMs, counts);
+        const accepted = outcomes.filter((o): o is AcceptedOutcome => o.kind === 'accepted');
+        await writeBatch(client, { accepted, recipients, counts }, nowMs);
+      }),
 
     renewLeases: async (owner, chunks, untilMs) => {
       if (chunks.length === 0) return;
@@ -140,7 +122,7 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
         const next = await client.query<{ due: number | null }>(
           `SELECT min(next_attempt_at) AS due FROM recipients
            WHERE message_id = $1 AND seq > $2 AND seq <= $3 AND status = 'pending' AND parts_accepted <> $4`,
-          [messageId, firstSeq, chunk.last_seq, full],
+          [messageId, firstSeq, chunk.last_seq, full.toString()],
         );
         const due = next.rows[0]?.due ?? null;
         if (due !== null) {
@@ -164,16 +146,26 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
       }),
 
     applyReceipts: (receipts, nowMs) =>
-      receipts.every((r) => r.outcome !== null)
-        ? applyReceiptsAlone(pool, receipts, nowMs)
-        : transaction(pool, async (client) => {
-            const counts = new CountDeltas();
-            const applied: AppliedReceipt[] = [];
-            const unmatched = await applyFinalReceipts(client, receipts, nowMs, counts, applied);
-            if (unmatched.length > 0) await keepOrphans(client, unmatched, nowMs);
-            await applyCounts(client, counts);
-            return applied;
-          }),
+      transaction(pool, async (client) => {
+        const counts = new CountDeltas();
+        const { matched, unmatched } = await matchLocked(client, receipts);
+        const recipients = await foldLocked(client, receiptEvents(matched), nowMs, counts);
+        await writeBatch(
+          client,
+          {
+            deleteSubmissions: matched.map((m) => m.submission),
+            recipients,
+            orphans: unmatched,
+            counts,
+          },
+          nowMs,
+        );
+        return matched.map(({ receipt, submission }): AppliedReceipt => ({
+          carrier: receipt.carrier,
+          outcome: receipt.outcome!,
+          latencyMs: nowMs - submission.submittedAt,
+        }));
+      }),
 
     async queueDepth() {
       const { rows } = await pool.query<{ depth: number | null }>(
@@ -194,7 +186,8 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
           error: string | null;
           received_at: number;
         }>(
-          'SELECT carrier, smsc_id, outcome, error, received_at FROM orphan_receipts LIMIT $1 FOR UPDATE SKIP LOCKED',
+          `SELECT carrier, smsc_id, outcome, error, received_at FROM orphan_receipts
+           ORDER BY received_at, carrier, smsc_id LIMIT $1 FOR UPDATE SKIP LOCKED`,
           [SWEEP_BATCH],
         );
         if (orphans.rows.length > 0) {
@@ -204,14 +197,20 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
             outcome: row.outcome === 'pending' ? null : (row.outcome as never),
             error: row.error,
           }));
-          const unmatched = new Set(await applyFinalReceipts(client, reports, nowMs, counts));
+          const { matched, unmatched } = await matchLocked(client, reports);
+          const left = new Set(unmatched);
+          const recipients = await foldLocked(client, receiptEvents(matched), nowMs, counts);
           const done = orphans.rows.filter(
-            (row, i) => !unmatched.has(reports[i]!) || row.received_at < nowMs - orphanMaxAgeMs,
+            (row, i) => !left.has(reports[i]!) || row.received_at < nowMs - orphanMaxAgeMs,
           );
-          await client.query(
-            `DELETE FROM orphan_receipts o USING unnest($1::text[], $2::text[]) v(carrier, smsc_id)
-             WHERE o.carrier = v.carrier AND o.smsc_id = v.smsc_id`,
-            [done.map((row) => row.carrier), done.map((row) => row.smsc_id)],
+          await writeBatch(
+            client,
+            {
+              deleteSubmissions: matched.map((m) => m.submission),
+              recipients,
+              deleteOrphans: done.map((row) => ({ carrier: row.carrier, smscId: row.smsc_id })),
+            },
+            nowMs,
           );
         }
         const candidates = await client.query<{
@@ -222,33 +221,28 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
           submitted_at: number;
         }>(
           `SELECT carrier, smsc_id, message_id, seq, submitted_at FROM submissions
-           WHERE submitted_at < $1 ORDER BY submitted_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+           WHERE submitted_at < $1 ORDER BY submitted_at, carrier, smsc_id LIMIT $2
+           FOR UPDATE SKIP LOCKED`,
           [nowMs - shortestReceiptWindowMs(input), SWEEP_BATCH],
         );
-        const overdue = { rows: candidates.rows.filter((row) => isOverdue(row, input)) };
-        if (overdue.rows.length > 0) {
-          await client.query(
-            `DELETE FROM submissions s USING unnest($1::text[], $2::text[]) v(carrier, smsc_id)
-             WHERE s.carrier = v.carrier AND s.smsc_id = v.smsc_id`,
-            [overdue.rows.map((row) => row.carrier), overdue.rows.map((row) => row.smsc_id)],
-          );
-        }
-        let timedOut = 0;
-        if (overdue.rows.length > 0) {
-          const recipients = uniqueRecipients(overdue.rows);
-          const { rows } = await client.query<{ message_id: number }>(
-            `UPDATE recipients r SET status = 'timeout', error = 'no receipt', updated_at = $3
-             FROM unnest($1::bigint[], $2::bigint[]) v(message_id, seq)
-             WHERE r.message_id = v.message_id AND r.seq = v.seq AND r.status = 'pending'
-             RETURNING r.message_id`,
-            [recipients.map((r) => r.message_id), recipients.map((r) => r.seq), nowMs],
-          );
-          for (const row of rows) counts.move(row.message_id, 'pending', 'timeout');
-          timedOut = rows.length;
-        }
-        await applyCounts(client, counts);
+        const overdue = candidates.rows.filter((row) => isOverdue(row, input));
+        const events = new EventsByRecipient();
+        for (const row of overdue) events.add(row.message_id, row.seq, { kind: 'timeout' });
+        const recipients = await foldLocked(client, events, nowMs, counts);
+        await writeBatch(
+          client,
+          {
+            deleteSubmissions: overdue.map((row) => ({
+              carrier: row.carrier,
+              smscId: row.smsc_id,
+            })),
+            recipients,
+            counts,
+          },
+          nowMs,
+        );
         return {
-          timedOut,
+          timedOut: recipients.filter((r) => r.state.status === 'timeout').length,
           more: orphans.rows.length === SWEEP_BATCH || candidates.rows.length === SWEEP_BATCH,
         };
       }),
@@ -269,14 +263,21 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
     const { rows } = await client.query<{
       seq: number;
       msisdn: string;
-      parts_accepted: number;
+      parts_accepted: string;
       first_attempt_at: number | null;
     }>(
-      `SELECT seq, msisdn, parts_accepted, first_attempt_at FROM recipients
+      `SELECT seq, msisdn, CAST(parts_accepted AS TEXT) AS parts_accepted, first_attempt_at
+       FROM recipients
        WHERE message_id = $1 AND seq > $2 AND seq <= $3 AND status = 'pending'
          AND next_attempt_at <= $4 AND parts_accepted <> $5
        ORDER BY seq`,
-      [chunk.message_id, chunk.first_seq, chunk.last_seq, nowMs, 2 ** message.parts - 1],
+      [
+        chunk.message_id,
+        chunk.first_seq,
+        chunk.last_seq,
+        nowMs,
+        allParts(message.parts).toString(),
+      ],
     );
     return {
       messageId: chunk.message_id,
@@ -288,104 +289,10 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
       recipients: rows.map((row) => ({
         seq: row.seq,
         msisdn: row.msisdn,
-        partsAccepted: row.parts_accepted,
+        partsAccepted: toPartMask(row.parts_accepted),
         firstAttemptAt: row.first_attempt_at,
       })),
     };
-  }
-
-  /** Applies receipts with a final outcome; returns those whose submission was not found. */
-  async function applyFinalReceipts(
-    client: pg.PoolClient,
-    receipts: readonly ReceiptReport[],
-    nowMs: number,
-    counts: CountDeltas,
-    applied: AppliedReceipt[] = [],
-  ): Promise<ReceiptReport[]> {
-    const final = receipts.filter((r) => r.outcome !== null);
-    if (final.length === 0) return [];
-    const idx: number[] = [];
-    const carriers: string[] = [];
-    const ids: string[] = [];
-    final.forEach((receipt, i) => {
-      for (const id of smscIdForms(receipt.smscId)) {
-        idx.push(i);
-        carriers.push(receipt.carrier);
-        ids.push(id);
-      }
-    });
-    const { rows: matched } = await client.query<{
-      idx: number;
-      message_id: number;
-      seq: number;
-      part: number;
-      submitted_at: number;
-    }>(
-      `DELETE FROM submissions s USING unnest($1::int[], $2::text[], $3::text[]) v(idx, carrier, smsc_id)
-       WHERE s.carrier = v.carrier AND s.smsc_id = v.smsc_id
-       RETURNING v.idx, s.message_id, s.seq, s.part, s.submitted_at`,
-      [idx, carriers, ids],
-    );
-    const found = new Set(matched.map((row) => row.idx));
-    const byRecipient = new Map<
-      string,
-      { messageId: number; seq: number; bits: number; fail: string | null; error: string | null }
-    >();
-    for (const row of matched) {
-      const receipt = final[row.idx]!;
-      applied.push({
-        carrier: receipt.carrier,
-        outcome: receipt.outcome!,
-        latencyMs: nowMs - row.submitted_at,
-      });
-      const key = `${row.message_id}:${row.seq}`;
-      let entry = byRecipient.get(key);
-      if (!entry) {
-        entry = { messageId: row.message_id, seq: row.seq, bits: 0, fail: null, error: null };
-        byRecipient.set(key, entry);
-      }
-      if (receipt.outcome === 'success') entry.bits |= 2 ** row.part;
-      else if (entry.fail === null) {
-        entry.fail = receipt.outcome;
-        entry.error = receipt.error;
-      }
-    }
-    const entries = [...byRecipient.values()].sort(
-      (a, b) => a.messageId - b.messageId || a.seq - b.seq,
-    );
-    if (entries.length > 0) {
-      const full = await fullMasks(
-        client,
-        entries.map((e) => e.messageId),
-      );
-      const { rows } = await client.query<{ message_id: number; status: string }>(
-        `UPDATE recipients r SET
-           parts_delivered = r.parts_delivered | v.bits,
-           status = CASE WHEN v.fail IS NOT NULL THEN v.fail
-                         WHEN (r.parts_delivered | v.bits) = v.full_mask THEN 'success'
-                         ELSE r.status END,
-           error = coalesce(v.error, r.error),
-           updated_at = CASE WHEN v.fail IS NOT NULL OR (r.parts_delivered | v.bits) = v.full_mask
-                             THEN $7 ELSE r.updated_at END
-         FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[])
-           v(message_id, seq, bits, full_mask, fail, error)
-         WHERE r.message_id = v.message_id AND r.seq = v.seq AND r.status = 'pending'
-         RETURNING r.message_id, r.status`,
-        [
-          entries.map((e) => e.messageId),
-          entries.map((e) => e.seq),
-          entries.map((e) => e.bits),
-          entries.map((e) => full(e.messageId)),
-          entries.map((e) => e.fail),
-          entries.map((e) => e.error),
-          nowMs,
-        ],
-      );
-      for (const row of rows) {
-        if (row.status !== 'pending') counts.move(row.message_id, 'pending', row.status as never);
-      }
-    }
-    return final.filter((_, i) => !found.has(i));
   }
 }
 

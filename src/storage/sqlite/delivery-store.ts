@@ -12,7 +12,21 @@ import {
   type PartOutcome,
   type ReceiptReport,
 } from '../../domain/delivery/delivery-store.js';
+import {
+  EventsByRecipient,
+  lastPerKey,
+  matchReceipts,
+  outcomeEvent,
+  type Submission,
+} from '../../domain/delivery/fold-delivery.js';
+import { allParts, toPartMask } from '../../domain/delivery/part-mask.js';
 import { CountDeltas } from '../count-deltas.js';
+import {
+  foldRecipients,
+  SELECT_DELIVERY_STATE,
+  type ChangedRecipient,
+  type DeliveryStateRow,
+} from '../delivery-state-rows.js';
 
 type Run = <T>(work: () => T) => Promise<T>;
 
@@ -32,7 +46,7 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
       parts = (st().messageParts.get(messageId) as { parts: number } | undefined)?.parts ?? 1;
       partsOf.set(messageId, parts);
     }
-    return 2 ** parts - 1;
+    return allParts(parts);
   };
   const applyCounts = (deltas: CountDeltas) => {
     for (const entry of deltas.entries()) st().addCount.run(entry);
@@ -61,7 +75,7 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
     recordOutcomes: (outcomes, nowMs) =>
       immediate(() => {
         const counts = new CountDeltas();
-        for (const outcome of outcomes) recordOne(outcome, nowMs, counts);
+        recordOutcomesNow(outcomes, nowMs, counts);
         applyCounts(counts);
       }),
 
@@ -89,19 +103,22 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
     applyReceipts: (receipts, nowMs) =>
       immediate(() => {
         const counts = new CountDeltas();
-        const applied: AppliedReceipt[] = [];
-        for (const receipt of receipts) {
-          const submittedAt = applyReceipt(receipt, nowMs, counts);
-          if (typeof submittedAt === 'number' && receipt.outcome) {
-            applied.push({
-              carrier: receipt.carrier,
-              outcome: receipt.outcome,
-              latencyMs: nowMs - submittedAt,
-            });
-          }
+        const { matched, unmatched } = applyReceiptsNow(receipts, nowMs, counts);
+        for (const orphan of lastPerKey(unmatched, orphanKey)) {
+          st().insertOrphan.run(
+            orphan.carrier,
+            normaliseSmscId(orphan.smscId),
+            orphan.outcome ?? 'pending',
+            orphan.error,
+            nowMs,
+          );
         }
         applyCounts(counts);
-        return applied;
+        return matched.map(({ receipt, submission }): AppliedReceipt => ({
+          carrier: receipt.carrier,
+          outcome: receipt.outcome!,
+          latencyMs: nowMs - submission.submittedAt,
+        }));
       }),
 
     queueDepth: () => run(() => (st().queueDepth.get() as { depth: number | null }).depth ?? 0),
@@ -111,36 +128,25 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
         const { nowMs, orphanMaxAgeMs } = input;
         const counts = new CountDeltas();
         const orphans = st().orphans.all(SWEEP_BATCH) as OrphanRow[];
-        for (const orphan of orphans) {
-          const matched = applyReceipt(
-            {
-              carrier: orphan.carrier,
-              smscId: orphan.smsc_id,
-              outcome: orphan.outcome === 'pending' ? null : (orphan.outcome as never),
-              error: orphan.error,
-            },
-            nowMs,
-            counts,
-            false,
-          );
-          if (matched !== false || orphan.received_at < nowMs - orphanMaxAgeMs)
+        const reports = orphans.map(orphanReport);
+        const { unmatched } = applyReceiptsNow(reports, nowMs, counts);
+        const left = new Set(unmatched);
+        orphans.forEach((orphan, i) => {
+          if (!left.has(reports[i]!) || orphan.received_at < nowMs - orphanMaxAgeMs)
             st().deleteOrphan.run(orphan.carrier, orphan.smsc_id);
-        }
-        let timedOut = 0;
+        });
         const candidates = st().overdue.all(
           nowMs - shortestReceiptWindowMs(input),
           SWEEP_BATCH,
-        ) as (SubmissionRow & {
-          submitted_at: number;
-        })[];
+        ) as SubmissionRow[];
+        const events = new EventsByRecipient();
         for (const sub of candidates) {
           if (!isOverdue(sub, input)) continue;
           st().deleteSubmission.run(sub.carrier, sub.smsc_id);
-          if (st().finalise.run('timeout', 'no receipt', nowMs, sub.message_id, sub.seq).changes) {
-            counts.move(sub.message_id, 'pending', 'timeout');
-            timedOut++;
-          }
+          events.add(sub.message_id, sub.seq, { kind: 'timeout' });
         }
+        const changed = writeFolds(events, nowMs, counts);
+        const timedOut = changed.filter((c) => c.state.status === 'timeout').length;
         applyCounts(counts);
         return {
           timedOut,
@@ -156,14 +162,13 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
       parts: number;
     };
     partsOf.set(chunk.message_id, message.parts);
-    const full = 2 ** message.parts - 1;
     const rows = st().dueRecipients.all(
       chunk.message_id,
       chunk.first_seq,
       chunk.last_seq,
       nowMs,
-      full,
-    ) as { seq: number; msisdn: string; parts_accepted: number; first_attempt_at: number | null }[];
+      allParts(message.parts),
+    ) as { seq: number; msisdn: string; parts_accepted: string; first_attempt_at: number | null }[];
     return {
       messageId: chunk.message_id,
       firstSeq: chunk.first_seq,
@@ -174,80 +179,115 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
       recipients: rows.map((row): DispatchRecipient => ({
         seq: row.seq,
         msisdn: row.msisdn,
-        partsAccepted: row.parts_accepted,
+        partsAccepted: toPartMask(row.parts_accepted),
         firstAttemptAt: row.first_attempt_at,
       })),
     };
   }
 
-  function recordOne(outcome: PartOutcome, nowMs: number, counts: CountDeltas): void {
-    const { messageId, seq } = outcome;
-    if (outcome.kind === 'accepted') {
-      st().insertSubmission.run(
-        outcome.carrier,
-        normaliseSmscId(outcome.smscId),
-        messageId,
-        seq,
-        outcome.part,
-        nowMs,
-      );
-      st().acceptPart.run(2 ** outcome.part, messageId, seq);
-      st().markAccepted.run(messageId);
-    } else if (outcome.kind === 'retry') {
-      st().holdBack.run(outcome.nextAttemptAt, nowMs, outcome.error, messageId, seq);
-    } else if (st().finalise.run(outcome.status, outcome.error, nowMs, messageId, seq).changes) {
-      counts.move(messageId, 'pending', outcome.status);
-    }
-  }
-
-  /**
-   * Returns when the part was accepted if the receipt found its submission (true for an
-   * intermediate one, which changes nothing); false when it did not, and then it is kept as an
-   * orphan.
-   */
-  function applyReceipt(
-    receipt: ReceiptReport,
+  /** Folds each recipient's events into its row; returns the rows that changed. */
+  function writeFolds(
+    events: EventsByRecipient,
     nowMs: number,
     counts: CountDeltas,
-    keepOrphan = true,
-  ): number | boolean {
-    // An intermediate state (ENROUTE, ACCEPTD) changes nothing; the final receipt follows.
-    if (receipt.outcome === null) return true;
-    let sub: (SubmissionRow & { submitted_at: number }) | undefined;
-    for (const id of smscIdForms(receipt.smscId)) {
-      sub = st().submission.get(receipt.carrier, id) as typeof sub;
-      if (sub) break;
+  ): ChangedRecipient[] {
+    const changed = foldRecipients(
+      events.sorted(),
+      (messageId, seq) => st().deliveryState.get(messageId, seq) as DeliveryStateRow | undefined,
+      nowMs,
+      counts,
+    );
+    for (const { messageId, seq, state } of changed) {
+      st().writeState.run(
+        state.status,
+        state.error,
+        state.attempts,
+        state.partsAccepted,
+        state.partsDelivered,
+        state.nextAttemptAt,
+        state.firstAttemptAt,
+        state.updatedAt,
+        messageId,
+        seq,
+      );
     }
-    if (!sub) {
-      if (keepOrphan) {
-        st().insertOrphan.run(
-          receipt.carrier,
-          normaliseSmscId(receipt.smscId),
-          receipt.outcome ?? 'pending',
-          receipt.error,
+    return changed;
+  }
+
+  function recordOutcomesNow(
+    outcomes: readonly PartOutcome[],
+    nowMs: number,
+    counts: CountDeltas,
+  ): void {
+    const events = new EventsByRecipient();
+    for (const outcome of outcomes) {
+      if (outcome.kind === 'accepted') {
+        st().insertSubmission.run(
+          outcome.carrier,
+          normaliseSmscId(outcome.smscId),
+          outcome.messageId,
+          outcome.seq,
+          outcome.part,
           nowMs,
         );
+        st().markAccepted.run(outcome.messageId);
       }
-      return false;
+      events.add(outcome.messageId, outcome.seq, outcomeEvent(outcome));
     }
-    st().deleteSubmission.run(sub.carrier, sub.smsc_id);
-    if (receipt.outcome === 'success') {
-      const full = fullMask(sub.message_id);
-      const row = st().deliverPart.get({
-        bit: 2 ** sub.part,
-        full,
-        now: nowMs,
-        messageId: sub.message_id,
-        seq: sub.seq,
-      }) as { status: string } | undefined;
-      if (row?.status === 'success') counts.move(sub.message_id, 'pending', 'success');
-    } else if (
-      st().finalise.run(receipt.outcome, receipt.error, nowMs, sub.message_id, sub.seq).changes
-    ) {
-      counts.move(sub.message_id, 'pending', receipt.outcome);
-    }
-    return sub.submitted_at;
+    writeFolds(events, nowMs, counts);
   }
+
+  /** Matches final receipts, deletes their submissions and folds them into their recipients. */
+  function applyReceiptsNow(
+    receipts: readonly ReceiptReport[],
+    nowMs: number,
+    counts: CountDeltas,
+  ): ReturnType<typeof matchReceipts> {
+    const result = matchReceipts(
+      receipts,
+      (carrier, smscId) => {
+        const row = st().submission.get(carrier, smscId) as SubmissionRow | undefined;
+        return row && submissionOf(row);
+      },
+      smscIdForms,
+    );
+    const events = new EventsByRecipient();
+    for (const { receipt, submission } of result.matched) {
+      st().deleteSubmission.run(submission.carrier, submission.smscId);
+      events.add(submission.messageId, submission.seq, {
+        kind: 'receipt',
+        part: submission.part,
+        outcome: receipt.outcome!,
+        error: receipt.error,
+      });
+    }
+    writeFolds(events, nowMs, counts);
+    return result;
+  }
+}
+
+function submissionOf(row: SubmissionRow): Submission {
+  return {
+    carrier: row.carrier,
+    smscId: row.smsc_id,
+    messageId: row.message_id,
+    seq: row.seq,
+    part: row.part,
+    submittedAt: row.submitted_at,
+  };
+}
+
+function orphanKey(receipt: ReceiptReport): string {
+  return `${receipt.carrier}\u0000${normaliseSmscId(receipt.smscId)}`;
+}
+
+function orphanReport(row: OrphanRow): ReceiptReport {
+  return {
+    carrier: row.carrier,
+    smscId: row.smsc_id,
+    outcome: row.outcome === 'pending' ? null : (row.outcome as never),
+    error: row.error,
+  };
 }
 
 interface ChunkRow {
@@ -262,6 +302,7 @@ interface SubmissionRow {
   message_id: number;
   seq: number;
   part: number;
+  submitted_at: number;
 }
 
 interface OrphanRow {
@@ -297,32 +338,22 @@ function prepare(raw: BetterSqlite3.Database) {
     messageForDispatch: raw.prepare('SELECT sender, content, parts FROM messages WHERE id = ?'),
     messageParts: raw.prepare('SELECT parts FROM messages WHERE id = ?'),
     dueRecipients: raw.prepare(`
-      SELECT seq, msisdn, parts_accepted, first_attempt_at FROM recipients
+      SELECT seq, msisdn, CAST(parts_accepted AS TEXT) AS parts_accepted, first_attempt_at
+      FROM recipients
       WHERE message_id = ? AND seq > ? AND seq <= ? AND status = 'pending'
         AND next_attempt_at <= ? AND parts_accepted <> ?
       ORDER BY seq`),
     insertSubmission: raw.prepare(
       'INSERT OR REPLACE INTO submissions (carrier, smsc_id, message_id, seq, part, submitted_at) VALUES (?, ?, ?, ?, ?, ?)',
     ),
-    acceptPart: raw.prepare(
-      'UPDATE recipients SET parts_accepted = parts_accepted | ?, attempts = attempts + 1 WHERE message_id = ? AND seq = ?',
-    ),
     markAccepted: raw.prepare(
       'UPDATE messages SET any_accepted = 1 WHERE id = ? AND any_accepted = 0',
     ),
-    holdBack: raw.prepare(`
-      UPDATE recipients SET next_attempt_at = ?, first_attempt_at = coalesce(first_attempt_at, ?),
-        error = ?, attempts = attempts + 1
-      WHERE message_id = ? AND seq = ? AND status = 'pending'`),
-    finalise: raw.prepare(`
-      UPDATE recipients SET status = ?, error = ?, updated_at = ?
-      WHERE message_id = ? AND seq = ? AND status = 'pending'`),
-    deliverPart: raw.prepare(`
-      UPDATE recipients SET parts_delivered = parts_delivered | @bit,
-        status = CASE WHEN (parts_delivered | @bit) = @full THEN 'success' ELSE status END,
-        updated_at = CASE WHEN (parts_delivered | @bit) = @full THEN @now ELSE updated_at END
-      WHERE message_id = @messageId AND seq = @seq AND status = 'pending'
-      RETURNING status`),
+    deliveryState: raw.prepare(`${SELECT_DELIVERY_STATE} WHERE r.message_id = ? AND r.seq = ?`),
+    writeState: raw.prepare(`
+      UPDATE recipients SET status = ?, error = ?, attempts = ?, parts_accepted = ?,
+        parts_delivered = ?, next_attempt_at = ?, first_attempt_at = ?, updated_at = ?
+      WHERE message_id = ? AND seq = ?`),
     addCount: raw.prepare(`
       INSERT INTO message_counts (message_id, status, count) VALUES (@messageId, @status, @delta)
       ON CONFLICT (message_id, status) DO UPDATE SET count = count + @delta`),
@@ -352,14 +383,14 @@ function prepare(raw: BetterSqlite3.Database) {
       'INSERT OR REPLACE INTO orphan_receipts (carrier, smsc_id, outcome, error, received_at) VALUES (?, ?, ?, ?, ?)',
     ),
     orphans: raw.prepare(
-      'SELECT carrier, smsc_id, outcome, error, received_at FROM orphan_receipts LIMIT ?',
+      'SELECT carrier, smsc_id, outcome, error, received_at FROM orphan_receipts ORDER BY received_at, carrier, smsc_id LIMIT ?',
     ),
     deleteOrphan: raw.prepare('DELETE FROM orphan_receipts WHERE carrier = ? AND smsc_id = ?'),
     queueDepth: raw.prepare(`
       SELECT sum(recipient_total - dispatch_upto) AS depth FROM messages
       WHERE status = 'pending' AND dispatch_upto < recipient_total`),
     overdue: raw.prepare(
-      'SELECT carrier, smsc_id, message_id, seq, part, submitted_at FROM submissions WHERE submitted_at < ? ORDER BY submitted_at LIMIT ?',
+      'SELECT carrier, smsc_id, message_id, seq, part, submitted_at FROM submissions WHERE submitted_at < ? ORDER BY submitted_at, carrier, smsc_id LIMIT ?',
     ),
   };
 }
