@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { countParts } from '../messages/message-parts.js';
-import { MAX_PREVIEW_CONTENT_CHARS, MAX_SEND_CONTENT_CHARS } from '../messages/prepare-send.js';
+import { LIMITS } from '../limits.js';
 import { allParts, hasPart, MAX_PARTS, NO_PARTS, partBit, withPart } from './part-mask.js';
 
 /** The content of `chars` characters with the most parts: astral characters, two units each. */
@@ -33,11 +33,11 @@ describe('part masks', () => {
   });
 
   it('hold the largest message the API can produce, sent or previewed', () => {
-    assert.equal(countParts(worstContent(MAX_SEND_CONTENT_CHARS)), 31);
-    assert.equal(countParts(worstContent(MAX_PREVIEW_CONTENT_CHARS)), 61);
-    assert.ok(countParts(worstContent(MAX_SEND_CONTENT_CHARS)) <= MAX_PARTS);
-    assert.ok(countParts(worstContent(MAX_PREVIEW_CONTENT_CHARS)) <= MAX_PARTS);
+    assert.equal(countParts(worstContent(LIMITS.sendContentChars)), 31);
+    assert.equal(countParts(worstContent(LIMITS.previewContentChars)), 61);
+    assert.ok(countParts(worstContent(LIMITS.sendContentChars)) <= MAX_PARTS);
+    assert.ok(countParts(worstContent(LIMITS.previewContentChars)) <= MAX_PARTS);
     // Plain text of the same length has fewer parts.
-    assert.ok(countParts('a'.repeat(MAX_PREVIEW_CONTENT_CHARS)) < 61);
+    assert.ok(countParts('a'.repeat(LIMITS.previewContentChars)) < 61);
   });
 });

@@ -160,7 +160,7 @@ export async function writeBatch(
          seq = excluded.seq, part = excluded.part, submitted_at = excluded.submitted_at
      ), marked AS (
        UPDATE messages SET any_accepted = 1
-       WHERE id IN (SELECT DISTINCT unnest($4::bigint[])) AND any_accepted = 0
+       WHERE id = ANY($28::bigint[]) AND any_accepted = 0
      ), del AS (
        DELETE FROM submissions s USING unnest($7::text[], $8::text[]) v(carrier, smsc_id)
        WHERE s.carrier = v.carrier AND s.smsc_id = v.smsc_id
@@ -214,6 +214,7 @@ export async function writeBatch(
       counts.map((e) => e.messageId),
       counts.map((e) => e.status),
       counts.map((e) => e.delta),
+      [...new Set((writes.accepted ?? []).map((o) => o.messageId))],
     ],
   );
 }
