@@ -13,7 +13,7 @@ import { testEngines } from '../support/engines.js';
 import { createHarness, type Customer, type Harness } from '../support/harness.js';
 
 /**
- * One delivery behaviour on both engines, as a property (ADR 0019): the same generated sequences
+ * One delivery behaviour on both engines, as a property (ADR 0020): the same generated sequences
  * of submit outcomes, receipts and sweeps — duplicates, receipts before their submission, out of
  * order, several parts of one recipient in one batch, SMSC ids whose hex and decimal forms
  * collide, messages of 1 to 63 parts — go to a SQLite file and to PostgreSQL, and after every

@@ -44,7 +44,7 @@ export interface FoldResult {
 export const NO_RECEIPT = 'no receipt';
 
 /**
- * Folds events, in the order they happened, into a recipient's delivery state (ADR 0019):
+ * Folds events, in the order they happened, into a recipient's delivery state (ADR 0020):
  *
  * - A final recipient never changes: every later event is ignored, whatever it is.
  * - A submit outcome counts one attempt: `accepted` adds its part to `partsAccepted`; `retry`
