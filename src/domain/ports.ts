@@ -1,4 +1,5 @@
 import type { SenderRequestStore } from './senders/sender-request-store.js';
+import type { AuditEvent, AuditEventInput, AuditQuery } from './audit/audit-event.js';
 import type {
   AccountStatus,
   ApiKeyScope,
@@ -6,6 +7,7 @@ import type {
   RecipientStatus,
   SenderStatus,
 } from './statuses.js';
+import type { NewUser, SessionRecord, User, UserChanges, UserRole } from './users/user.js';
 
 export interface Account {
   readonly id: number;
@@ -320,6 +322,29 @@ export interface Store extends SenderRequestStore {
   unmaterialisedMessages(
     limit: number,
   ): Promise<Pick<Message, 'id' | 'recipientTotal' | 'materialisedUpto' | 'createdAt'>[]>;
+
+  // people of the console (email lower-case: normaliseEmail)
+  createUser(input: NewUser): Promise<User>;
+  findUser(id: number): Promise<User | null>;
+  findUserByEmail(email: string): Promise<User | null>;
+  listUsers(query: { accountId?: number; role?: UserRole }): Promise<User[]>;
+  updateUser(id: number, changes: UserChanges, nowMs: number): Promise<User | null>;
+
+  // console sessions, by the hash of their cookie's value
+  insertSession(session: SessionRecord): Promise<void>;
+  findSession(idHash: string): Promise<SessionRecord | null>;
+  touchSession(idHash: string, nowMs: number): Promise<void>;
+  deleteSession(idHash: string): Promise<void>;
+  /** Ends every session of a user; answers how many there were. */
+  deleteUserSessions(userId: number): Promise<number>;
+  /** Sign-in throttling, shared by every api process: `scope` is `user:<email>` or `ip:<address>`. */
+  recordSignInFailure(scope: string, nowMs: number): Promise<void>;
+  countSignInFailures(scope: string, sinceMs: number): Promise<number>;
+  clearSignInFailures(scope: string): Promise<void>;
+
+  // the audit log (append-only: written through domain/audit/record-audit.ts)
+  insertAuditEvent(event: AuditEventInput): Promise<void>;
+  listAuditEvents(query: AuditQuery): Promise<{ items: AuditEvent[]; total: number }>;
 }
 
 /**

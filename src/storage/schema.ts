@@ -23,6 +23,12 @@ export interface Tables {
   sender_request_events: SenderRequestEventsTable;
   sender_documents: SenderDocumentsTable;
   nok_migrations: MigrationsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  audit_events: AuditEventsTable;
+  sign_in_failures: SignInFailuresTable;
+  invitations: InvitationsTable;
+  password_resets: PasswordResetsTable;
 }
 
 export interface AccountsTable {
@@ -34,6 +40,8 @@ export interface AccountsTable {
   next_ref_no: number;
   status: string;
   created_at: number;
+  /** 1: every person of the account must sign in with a second factor. */
+  require_totp: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -243,6 +251,71 @@ export interface MigrationsTable {
   applied_at: number;
 }
 
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  role: string;
+  account_id: number | null;
+  password_hash: string | null;
+  totp_secret: string | null;
+  totp_enabled_at: number | null;
+  recovery_codes: string | null;
+  status: Generated<string>;
+  time_zone: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_id: number | null;
+  csrf_token: string;
+  created_at: number;
+  last_seen_at: number;
+  ip: string | null;
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>;
+  at: number;
+  actor_user_id: number | null;
+  account_id: number | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  detail: string;
+  ip: string | null;
+}
+
+export interface SignInFailuresTable {
+  id: Generated<number>;
+  scope: string;
+  at: number;
+}
+
+export interface InvitationsTable {
+  id: Generated<number>;
+  token_hash: string;
+  email: string;
+  name: string;
+  role: string;
+  account_id: number | null;
+  invited_by: number | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export type Db = Kysely<Tables> | Transaction<Tables>;
 export type MessageRow = Selectable<MessagesTable>;
 export type NewMessageRow = Insertable<MessagesTable>;
@@ -252,3 +325,4 @@ export type SenderRow = Selectable<SendersTable>;
 export type SenderRequestRow = Selectable<SenderRequestsTable>;
 export type SenderRequestEventRow = Selectable<SenderRequestEventsTable>;
 export type SenderDocumentRow = Selectable<SenderDocumentsTable>;
+export type UserRow = Selectable<UsersTable>;

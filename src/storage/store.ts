@@ -1,11 +1,14 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Store, TransactionStore } from '../domain/ports.js';
 import { accountsStore } from './accounts-store.js';
+import { auditStore } from './audit-store.js';
 import { catalogueStore } from './catalogue-store.js';
 import { changeBalance } from './change-balance.js';
 import { messagesStore } from './messages-store.js';
 import { recipientsStore } from './recipients-store.js';
 import { senderRequestsStore } from './sender-requests-store.js';
+import { sessionsStore } from './sessions-store.js';
+import { usersStore } from './users-store.js';
 import type { Db, Tables } from './schema.js';
 
 /**
@@ -54,5 +57,8 @@ function queries(db: Db): Omit<Store, 'transaction'> {
     ...messagesStore(db),
     ...recipientsStore(db),
     ...senderRequestsStore(db),
+    ...usersStore(db),
+    ...sessionsStore(db),
+    ...auditStore(db),
   };
 }
