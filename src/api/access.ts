@@ -14,8 +14,21 @@ import type { RequiredScope } from '../domain/accounts/authenticate.js';
  * - `'public'`: no credentials (health, the API documents).
  * - `{ scope }`: a valid `x-api-key` whose scopes grant `scope` (`requireScope` in the domain says which
  *   scopes grant which).
+ * - `{ role }`: a console route (under /console/api): the session cookie, its expiry, CSRF on
+ *   every state change, then the role (`ConsoleRole`), checked by `console/console-session.ts`.
  */
-export type Access = 'public' | { readonly scope: RequiredScope };
+export type Access = 'public' | { readonly scope: RequiredScope } | { readonly role: ConsoleRole };
+
+/**
+ * Who may call a console route:
+ * - `guest`: anyone, signed in or not (sign-in, the session probe, accepting an invitation,
+ *   resetting a password); a state change still needs the session's CSRF token.
+ * - `user`: anyone signed in (profile, two-factor enrolment, sign-out).
+ * - `member`: a member or owner of a customer account; acts on the session's own account.
+ * - `owner`: the owner of a customer account.
+ * - `admin`: a platform admin; acts on any account (routes under /console/api/admin/).
+ */
+export type ConsoleRole = 'guest' | 'user' | 'member' | 'owner' | 'admin';
 
 export type { RequiredScope };
 

@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -7,8 +8,12 @@ import type { Clock } from '../domain/clock.js';
 import { DomainError } from '../domain/errors.js';
 import type { Store } from '../domain/ports.js';
 import type { ReadOpsStatus } from '../ops/ops-status.js';
+import type { SessionLimits } from '../domain/users/sessions.js';
+import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../domain/users/sign-in.js';
 import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import { withAccess } from './access.js';
+import { consoleApi } from './console/console-api.js';
+import { consoleGuard } from './console/console-session.js';
 import { installAccessControl } from './plugins/access-control.js';
 import { apiKeyGuard } from './plugins/authenticate.js';
 import { consoleApp, defaultConsoleDir } from './plugins/console-app.js';
@@ -41,7 +46,16 @@ export interface AppDeps {
   readonly opsStatus?: ReadOpsStatus;
   /** The built console served at /console; default dist/console/ of the package. */
   readonly consoleDir?: string;
+  /** Console sessions: idle and absolute lifetimes (default 30 minutes and 12 hours). */
+  readonly sessionLimits?: SessionLimits;
+  /** Failed sign-ins tolerated per email and per address (default DEFAULT_SIGN_IN_LIMITS). */
+  readonly signInLimits?: SignInLimits;
 }
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+  idleMs: 30 * 60_000,
+  absoluteMs: 12 * 60 * 60_000,
+};
 
 /** Builds the HTTP app with every route; it never listens (main.ts and tests decide). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -58,8 +72,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installConsoleHeaders(app);
   const limiter = new RateLimiter(deps.rateLimit.requests, deps.rateLimit.windowSeconds * 1000);
   app.decorateRequest('caller', null as unknown as Caller);
+  app.decorateRequest('console', null);
+  // Cookies are read by the console's access guard itself (parseCookie), not by a hook.
+  await app.register(fastifyCookie, { hook: false });
+  const sessionLimits = deps.sessionLimits ?? DEFAULT_SESSION_LIMITS;
   installAccessControl(app, {
     apiKey: apiKeyGuard({ store: deps.store, clock: deps.clock, limiter }),
+    console: consoleGuard({ store: deps.store, clock: deps.clock, limits: sessionLimits }),
   });
   for (const schema of sharedSchemas) app.addSchema(schema);
 
@@ -77,6 +96,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
       security: [{ apiKey: [] }],
     },
+    // The console's routes are in its own document (/console/api/openapi.json), not this one.
+    transform: ({ schema, url }) => ({
+      schema: url.startsWith('/console') ? { ...schema, hide: true } : schema,
+      url,
+    }),
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
     },
@@ -91,6 +115,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     status: 'ok',
   }));
 
+  await consoleApi(app, {
+    store: deps.store,
+    clock: deps.clock,
+    sessionLimits,
+    signInLimits: deps.signInLimits ?? DEFAULT_SIGN_IN_LIMITS,
+  });
   await consoleApp(app, { dir: deps.consoleDir ?? defaultConsoleDir(), logger: app.log });
 
   const compactLists = new CompactListCache();

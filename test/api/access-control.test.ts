@@ -11,6 +11,9 @@ function appWithAccessControl() {
     async apiKey(request, _reply, scope) {
       guarded.push(`${request.url} ${scope}`);
     },
+    async console(request, _reply, role) {
+      guarded.push(`${request.url} role:${role}`);
+    },
   });
   return { app, guarded };
 }

@@ -5,11 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { consoleBuildProblem, repositoryRoot } from '../../scripts/console-build.mjs';
 import type { TestEngine } from './engines.js';
 import { createHarness, type Harness } from './harness.js';
-import {
-  installSessionStandIn,
-  STAND_IN_ROLE_COOKIE,
-  type StandInRole,
-} from './session-stand-in.js';
+import { createConsoleUser, TEST_PASSWORD } from './console-session.js';
 
 /** Debian's Chromium; nothing here downloads a browser. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -38,6 +34,15 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }
 
+/** The people every console server starts with, all with `CONSOLE_PASSWORD`. */
+export const CONSOLE_PEOPLE = {
+  member: { email: 'mali@example.co.th', name: 'มะลิ ใจดี' },
+  owner: { email: 'somchai@example.co.th', name: 'Somchai Owner' },
+  admin: { email: 'ops@nok.example', name: 'Platform Admin' },
+} as const;
+export type ConsoleRoleName = keyof typeof CONSOLE_PEOPLE;
+export const CONSOLE_PASSWORD = TEST_PASSWORD;
+
 /** A real Nok api, on a real store, serving the built console on 127.0.0.1. */
 export interface ConsoleServer {
   readonly harness: Harness;
@@ -54,7 +59,9 @@ export async function startConsoleServer(engine: TestEngine): Promise<ConsoleSer
     `${problem}: run the browser tests through npm test, which builds it, or npm run build:console`,
   );
   const harness = await createHarness(engine);
-  installSessionStandIn(harness.app);
+  const owner = await createConsoleUser(harness, 'owner', CONSOLE_PEOPLE.owner);
+  await createConsoleUser(harness, 'member', { ...CONSOLE_PEOPLE.member, account: owner.account! });
+  await createConsoleUser(harness, 'admin', CONSOLE_PEOPLE.admin);
   const origin = await harness.app.listen({ host: '127.0.0.1', port: 0 });
   return { harness, origin, close: () => harness.close() };
 }
@@ -73,7 +80,7 @@ export async function openPage(
   server: ConsoleServer,
   options: {
     viewport?: { width: number; height: number };
-    role?: StandInRole;
+    role?: ConsoleRoleName;
     locale?: string;
   } = {},
 ): Promise<WatchedPage> {
@@ -95,11 +102,24 @@ export async function openPage(
   return { page, context, errors, close: () => context.close() };
 }
 
-/** Signs the browser context in as a user of `role` (through the stand-in, for now). */
-async function signInAs(context: BrowserContext, server: ConsoleServer, role: StandInRole) {
-  await context.addCookies([
-    { name: STAND_IN_ROLE_COOKIE, value: role, url: `${server.origin}/console` },
-  ]);
+/**
+ * Signs the browser context in as the server's person of `role`, through the real session API
+ * (the context's request client shares the browser's cookies): the anonymous session's CSRF
+ * token, then the sign-in, from the console's own origin.
+ */
+export async function signInAs(
+  context: BrowserContext,
+  server: ConsoleServer,
+  role: ConsoleRoleName,
+): Promise<void> {
+  const probe = await context.request.get(`${server.origin}/console/api/session`);
+  assert.equal(probe.status(), 200, await probe.text());
+  const { csrfToken } = (await probe.json()) as { csrfToken: string };
+  const response = await context.request.post(`${server.origin}/console/api/session`, {
+    headers: { 'x-csrf-token': csrfToken, origin: server.origin },
+    data: { email: CONSOLE_PEOPLE[role].email, password: CONSOLE_PASSWORD },
+  });
+  assert.equal(response.status(), 200, await response.text());
 }
 
 /** Writes `test-artifacts/screenshots/<name>.png`, the whole page. */

@@ -55,7 +55,7 @@ export function apiRoutes(h: Harness): ApiRoute[] {
     .map((route) => {
       const access = route.access;
       assert.ok(
-        access !== undefined && access !== 'public',
+        access !== undefined && access !== 'public' && 'scope' in access,
         `${routeId(route.method, route.url)} must declare the scope it needs, not ${String(access)}`,
       );
       return { method: route.method, url: route.url, scope: access.scope };

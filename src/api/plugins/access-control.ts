@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { accessOf, type DeclaredRoute, type RequiredScope } from '../access.js';
+import { accessOf, type ConsoleRole, type DeclaredRoute, type RequiredScope } from '../access.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,6 +11,7 @@ declare module 'fastify' {
 /** How each kind of declared access is checked; a guard throws a DomainError to refuse. */
 export interface Guards {
   apiKey(request: FastifyRequest, reply: FastifyReply, scope: RequiredScope): Promise<void>;
+  console(request: FastifyRequest, reply: FastifyReply, role: ConsoleRole): Promise<void>;
 }
 
 /**
@@ -50,6 +51,7 @@ export function installAccessControl(app: FastifyInstance, guards: Guards): void
     const access = request.routeOptions.config.access;
     if (access === 'public') return;
     if (access === undefined) throw new Error(`Route ${request.routeOptions.url} has no access`);
-    await guards.apiKey(request, reply, access.scope);
+    if ('role' in access) await guards.console(request, reply, access.role);
+    else await guards.apiKey(request, reply, access.scope);
   });
 }

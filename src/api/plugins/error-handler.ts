@@ -19,12 +19,15 @@ export function statusFor(code: ErrorCode): number {
     case 'NOT_SCHEDULED':
       return 400;
     case 'UNAUTHORIZED':
+    case 'TOTP_REQUIRED':
       return 401;
     case 'INSUFFICIENT_CREDITS':
       return 402;
     case 'SCOPE_INSUFFICIENT':
     case 'FORBIDDEN':
     case 'ACCOUNT_SUSPENDED':
+    case 'CSRF_FAILED':
+    case 'TOTP_ENROLMENT_REQUIRED':
       return 403;
     case 'NOT_FOUND':
       return 404;

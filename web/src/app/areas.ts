@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { AreaKey } from '../lib/i18n';
-import type { Role } from '../lib/session-contract';
+import type { Role } from '@contract/session';
 
 /**
  * The console's main areas: where each lives, who may open it, and its page. The route tree

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { sessionSchema, type Session } from './session-contract';
+import { sessionSchema, type Session } from '@contract/session';
 
 /**
  * The one place the console calls its API (`/console/api`): JSON in and out, the session

@@ -3,7 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import { StatusPage } from '../components/ui/status-page';
 import { LoadingScreen } from '../components/ui/loading-screen';
 import { ApiError } from './api-client';
-import type { Role } from './session-contract';
+import type { Role } from '@contract/session';
 import { useSession } from './session';
 
 /** Whether a role may open a page that allows `roles`. */

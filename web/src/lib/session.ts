@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { fetchSession } from './api-client';
-import type { SessionUser } from './session-contract';
+import type { SessionUser } from '@contract/session';
 
 /** The query key of the session; invalidate it after sign-in, sign-out and role changes. */
 export const sessionQueryKey = ['session'] as const;

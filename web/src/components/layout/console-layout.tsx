@@ -3,7 +3,7 @@ import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterNavLink, useLocation } from 'react-router';
-import type { SessionUser } from '../../lib/session-contract';
+import type { SessionUser } from '@contract/session';
 import { LanguageSwitch } from './language-switch';
 import { UserMenu } from './user-menu';
 import classes from './console-layout.module.css';

@@ -1,6 +1,6 @@
 import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { SessionUser } from '../../lib/session-contract';
+import type { SessionUser } from '@contract/session';
 import { DEFAULT_TIME_ZONE } from '../../lib/format-date';
 
 export function UserMenu({ user, onSignOut }: { user: SessionUser; onSignOut: () => void }) {

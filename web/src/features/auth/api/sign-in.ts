@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, rememberToken } from '../../../lib/api-client';
 import { sessionQueryKey } from '../../../lib/session';
-import type { SignInBody } from '../../../lib/session-contract';
+import type { SignInBody } from '@contract/session';
 
 /**
  * Signs in. The server starts a new session (a new id and CSRF token), so the answer replaces

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
-import { signInBodySchema, type SignInBody } from '../../../lib/session-contract';
+import { signInBodySchema, type SignInBody } from '@contract/session';
 import { useSignIn } from '../api/sign-in';
 
 /** The code the server answers when the password was right and a TOTP code is still needed. */

@@ -1,15 +1,12 @@
 import { z } from 'zod';
 
 /*
- * STAND-IN for the console API's session contract (`@contract/session`, in
- * src/api/console/contract/), which is not written yet. It holds only what the frame of the
- * console needs: who is signed in, with which role, and the CSRF token. When the contract
- * lands, this file is deleted and its importers import the schemas from `@contract/session`:
- * the browser must not keep a second copy of a server type.
+ * The console's session (`/console/api/session`):
  *
- *   GET    /console/api/session  → { user: SessionUser | null, csrfToken }
- *   POST   /console/api/session  { email, password, totpCode? } → the same body, signed in
- *   DELETE /console/api/session  signs out
+ *   GET    /session                      → Session (starts an anonymous one if there is none)
+ *   POST   /session   SignInBody          → Session, signed in (a new session id and token)
+ *   DELETE /session                      → Session, signed out (a new anonymous session)
+ *   POST   /session/sign-out-everywhere  → Session, every session of the user ended
  */
 
 export const roleSchema = z.enum(['member', 'owner', 'admin']);
@@ -23,19 +20,21 @@ export const sessionUserSchema = z.object({
   /** The customer account; null for platform admins. */
   accountId: z.number().int().nullable(),
   /** IANA zone for dates; null: the platform default (Asia/Bangkok). */
-  timeZone: z.string().nullable().optional(),
+  timeZone: z.string().nullable(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
 export const sessionSchema = z.object({
   user: sessionUserSchema.nullable(),
+  /** Send it as `x-csrf-token` on every state-changing request of this session. */
   csrfToken: z.string().min(1),
 });
 export type Session = z.infer<typeof sessionSchema>;
 
 export const signInBodySchema = z.object({
-  email: z.email(),
-  password: z.string().min(1),
+  email: z.email().max(254),
+  password: z.string().min(1).max(1024),
+  /** The authenticator's six digits, or a recovery code; asked for with 401 TOTP_REQUIRED. */
   totpCode: z.string().trim().min(6).max(32).optional(),
 });
 export type SignInBody = z.infer<typeof signInBodySchema>;

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/*
+ * Schemas shared by the console API's areas. Every file of this folder imports nothing but zod
+ * (and its neighbours): the browser imports them too (`@contract/*`), so server and browser
+ * never hold two copies of a type.
+ */
+
+/** Every console error: `{ error, code }`, as on /api/v2. */
+export const errorBodySchema = z.object({
+  error: z.string(),
+  code: z.string(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** The error answers every console route may give, for its `response` schema. */
+export const errorResponses = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  429: errorBodySchema,
+} as const;
+
+/** Paging of a list: `offset` from 0, `limit` 1–100 (default 50). */
+export const pageQuerySchema = z.object({
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+export type PageQuery = z.infer<typeof pageQuerySchema>;
+
+/** A timestamp on the wire: ISO 8601 in UTC (the browser shows it in the user's zone). */
+export const timestampSchema = z.iso.datetime();

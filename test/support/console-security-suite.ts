@@ -1,0 +1,314 @@
+/**
+ * The security suite every console API route runs (issue 8): no session, expired session,
+ * CSRF token missing or from another session, cross-origin request, member vs owner vs admin
+ * as each route declares, and another account's resource → 403.
+ *
+ * The routes are read from the app (`declaredRoutes()`, every route under /console/api with its
+ * declared role) and must be the routes /console/api/openapi.json documents: a new route is
+ * covered without editing this file. A path parameter is filled by a factory per parameter name
+ * (`CONSOLE_RESOURCES`): a route with a parameter of a new kind fails here until it has one.
+ */
+import assert from 'node:assert/strict';
+import { before, it } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import type { ConsoleRole } from '../../src/api/access.js';
+import type { Account } from '../../src/domain/ports.js';
+import type { User, UserRole } from '../../src/domain/users/user.js';
+import {
+  anonymousSession,
+  CONSOLE_ORIGIN,
+  createConsoleUser,
+  sessionHeaders,
+  sessionOf,
+  type ConsoleSession,
+} from './console-session.js';
+import type { Harness } from './harness.js';
+import { expectError } from './security-suite.js';
+
+/** A route of the console API, as the access hook recorded it. */
+export interface ConsoleRoute {
+  readonly method: string;
+  /** Fastify's path, `:param` style. */
+  readonly url: string;
+  readonly role: ConsoleRole;
+}
+
+/** A person the suite acts as, with their account (null for an admin). */
+export interface SuiteActor {
+  readonly user: User;
+  readonly account: Account | null;
+}
+
+/**
+ * How to fill each path parameter: a resource belonging to `of`'s account (for an admin,
+ * `of` is the owner whose account the resource belongs to), answered as the path segment.
+ * Add an entry with each new kind of parameter.
+ */
+export const CONSOLE_RESOURCES: Record<string, (h: Harness, of: SuiteActor) => Promise<string>> =
+  {};
+
+/**
+ * Bodies that make a state-changing route succeed, by `METHOD /url`. Optional: without one a
+ * route gets an empty JSON object, which must pass or fail access exactly as declared.
+ */
+export const CONSOLE_BODIES: Record<string, (h: Harness, as: SuiteActor) => Promise<object>> = {};
+
+const routeId = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
+const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Which person roles a console role admits (the rule the suite checks the app against). */
+const ADMITS: Record<ConsoleRole, readonly UserRole[]> = {
+  guest: ['member', 'owner', 'admin'],
+  user: ['member', 'owner', 'admin'],
+  member: ['member', 'owner'],
+  owner: ['owner'],
+  admin: ['admin'],
+};
+
+/** Every console API route the app registered, but its OpenAPI document. */
+export function consoleRoutes(h: Harness): ConsoleRoute[] {
+  return h.app
+    .declaredRoutes()
+    .filter(
+      (route) =>
+        route.url.startsWith('/console/api/') &&
+        route.method !== 'HEAD' &&
+        route.url !== '/console/api/openapi.json',
+    )
+    .map((route) => {
+      const access = route.access;
+      assert.ok(
+        access !== undefined && access !== 'public' && 'role' in access,
+        `${routeId(route)} must declare a console role, not ${JSON.stringify(access)}`,
+      );
+      return { method: route.method, url: route.url, role: access.role };
+    })
+    .sort((a, b) => routeId(a).localeCompare(routeId(b)));
+}
+
+async function documentedConsoleRoutes(h: Harness): Promise<string[]> {
+  const response = await h.app.inject({ method: 'GET', url: '/console/api/openapi.json' });
+  assert.equal(response.statusCode, 200, response.body);
+  const paths = (response.json() as { paths: Record<string, Record<string, unknown>> }).paths;
+  const methods = new Set(['get', 'put', 'post', 'delete', 'patch']);
+  return Object.entries(paths)
+    .flatMap(([path, operations]) =>
+      Object.keys(operations)
+        .filter((m) => methods.has(m))
+        .map((m) => `${m.toUpperCase()} ${path}`),
+    )
+    .sort();
+}
+
+/**
+ * Registers the suite's tests in the caller's `describe`; `harness()` is read when they run,
+ * after the caller's `before` has built it. The harness's clock is moved forward by the
+ * expiry test.
+ */
+export function consoleSecuritySuite(
+  harness: () => Harness,
+  options: { idleMs: number } = { idleMs: 30 * 60_000 },
+): void {
+  let h: Harness;
+  let routes: ConsoleRoute[];
+  /** member and owner of account A, owner of account B, a platform admin. */
+  let people: { member: SuiteActor; owner: SuiteActor; otherOwner: SuiteActor; admin: SuiteActor };
+
+  const byRole = (role: UserRole): SuiteActor =>
+    role === 'member' ? people.member : role === 'owner' ? people.owner : people.admin;
+
+  async function pathOf(route: ConsoleRoute, of: SuiteActor): Promise<string> {
+    let path = route.url;
+    for (const [, name] of route.url.matchAll(/:(\w+)/g)) {
+      const factory = CONSOLE_RESOURCES[name!];
+      assert.ok(factory, `${routeId(route)}: no resource factory for :${name} (CONSOLE_RESOURCES)`);
+      path = path.replace(`:${name}`, encodeURIComponent(await factory(h, of)));
+    }
+    return path;
+  }
+
+  /** Whose resource a caller acting as `as` names by default: their own account's. */
+  const ownerOf = (as: SuiteActor) => (as.account === null ? people.owner : as);
+
+  async function call(
+    route: ConsoleRoute,
+    headers: Record<string, string>,
+    options: { as?: SuiteActor; resourceOf?: SuiteActor } = {},
+  ): Promise<LightMyRequestResponse> {
+    const as = options.as ?? people.owner;
+    const url = await pathOf(route, options.resourceOf ?? ownerOf(as));
+    const body = CONSOLE_BODIES[routeId(route)];
+    const payload = SAFE.has(route.method) ? undefined : body ? await body(h, as) : {};
+    return h.app.inject({
+      method: route.method as 'GET',
+      url,
+      headers: SAFE.has(route.method)
+        ? headers
+        : { 'content-type': 'application/json', ...headers },
+      payload: payload === undefined ? undefined : JSON.stringify(payload),
+    });
+  }
+
+  async function auditCount(): Promise<number> {
+    return (await h.store.listAuditEvents({ offset: 0, limit: 1 })).total;
+  }
+
+  async function eachRoute(
+    t: { test: (name: string, fn: () => Promise<void>) => Promise<void> },
+    filter: (route: ConsoleRoute) => boolean,
+    check: (route: ConsoleRoute) => Promise<void>,
+  ): Promise<void> {
+    const chosen = routes.filter(filter);
+    if (chosen.length === 0) return;
+    for (const route of chosen) await t.test(routeId(route), () => check(route));
+  }
+
+  /** A fresh session for the route's caller: anonymous for guest routes. */
+  async function sessionFor(actor: SuiteActor | null): Promise<ConsoleSession> {
+    return actor ? sessionOf(h, actor.user) : anonymousSession(h);
+  }
+
+  function admitted(response: LightMyRequestResponse, what: string): void {
+    assert.ok(
+      response.statusCode !== 401 && response.statusCode !== 403,
+      `${what}: expected access, got ${response.statusCode}: ${response.body}`,
+    );
+    assert.ok(response.statusCode < 500, `${what}: ${response.statusCode} ${response.body}`);
+  }
+
+  /** Someone the route admits, to hold the session its CSRF checks run in. */
+  const admittedActor = (route: ConsoleRoute): SuiteActor | null =>
+    route.role === 'guest' ? null : byRole(ADMITS[route.role][0]!);
+
+  before(async () => {
+    h = harness();
+    const a = await createConsoleUser(h, 'owner');
+    const member = await createConsoleUser(h, 'member', { account: a.account! });
+    const b = await createConsoleUser(h, 'owner');
+    const admin = await createConsoleUser(h, 'admin');
+    people = { owner: a, member, otherOwner: b, admin };
+    routes = consoleRoutes(h);
+  });
+
+  it('documents exactly the console routes the app registers, so none escapes this suite', async () => {
+    assert.deepEqual(
+      await documentedConsoleRoutes(h),
+      routes.map((route) => `${route.method} ${openApiPath(route.url)}`).sort(),
+    );
+  });
+
+  it('answers 401 without a session on every route that needs one, and changes nothing', async (t) => {
+    await eachRoute(
+      t,
+      (route) => route.role !== 'guest',
+      async (route) => {
+        const before = await auditCount();
+        // With and without a CSRF-looking token and our Origin: no session is no session.
+        expectError(await call(route, {}), 401, 'UNAUTHORIZED');
+        expectError(
+          await call(route, { origin: CONSOLE_ORIGIN, 'x-csrf-token': 'x'.repeat(43) }),
+          401,
+          'UNAUTHORIZED',
+        );
+        expectError(
+          await call(route, { cookie: 'nok_session=forged', origin: CONSOLE_ORIGIN }),
+          401,
+          'UNAUTHORIZED',
+        );
+        assert.equal(await auditCount(), before);
+      },
+    );
+  });
+
+  it('answers 401 for an expired session on every route that needs one', async (t) => {
+    const sessions = new Map<UserRole, ConsoleSession>();
+    for (const role of ['member', 'owner', 'admin'] as const)
+      sessions.set(role, await sessionOf(h, byRole(role).user));
+    h.clock.advance(options.idleMs + 1);
+    await eachRoute(
+      t,
+      (route) => route.role !== 'guest',
+      async (route) => {
+        const role = ADMITS[route.role][0]!;
+        const response = await call(route, sessionHeaders(sessions.get(role)!), {
+          as: byRole(role),
+        });
+        expectError(response, 401, 'UNAUTHORIZED');
+      },
+    );
+  });
+
+  it('refuses every state change without the CSRF token, with another session’s, or from another origin', async (t) => {
+    await eachRoute(
+      t,
+      (route) => !SAFE.has(route.method),
+      async (route) => {
+        const actor = admittedActor(route);
+        const own = await sessionFor(actor);
+        const other = await sessionFor(actor);
+        const as = actor ?? people.owner;
+        const before = await auditCount();
+        const refused: Record<string, Record<string, string>> = {
+          'no token': { cookie: own.cookie, origin: CONSOLE_ORIGIN },
+          "another session's token": { ...sessionHeaders(own), 'x-csrf-token': other.csrfToken },
+          'another origin': { ...sessionHeaders(own), origin: 'https://evil.example' },
+          'a cross-site fetch': {
+            cookie: own.cookie,
+            'x-csrf-token': own.csrfToken,
+            'sec-fetch-site': 'cross-site',
+          },
+          'no Origin nor Sec-Fetch-Site': { cookie: own.cookie, 'x-csrf-token': own.csrfToken },
+        };
+        for (const [what, headers] of Object.entries(refused)) {
+          const response = await call(route, headers, { as });
+          assert.equal(response.statusCode, 403, `${what}: ${response.body}`);
+          expectError(response, 403, 'CSRF_FAILED');
+        }
+        assert.equal(await auditCount(), before);
+        // The same request with its own token from our origin passes the check.
+        admitted(await call(route, sessionHeaders(own), { as }), 'own token');
+      },
+    );
+  });
+
+  it('admits exactly the roles each route declares: member vs owner vs admin', async (t) => {
+    await eachRoute(
+      t,
+      () => true,
+      async (route) => {
+        for (const role of ['member', 'owner', 'admin'] as const) {
+          const actor = byRole(role);
+          const session = await sessionOf(h, actor.user);
+          const before = await auditCount();
+          const response = await call(route, sessionHeaders(session), { as: actor });
+          if (ADMITS[route.role].includes(role)) admitted(response, role);
+          else {
+            expectError(response, 403, 'FORBIDDEN');
+            assert.equal(await auditCount(), before, `${role} refused, yet audited`);
+          }
+        }
+      },
+    );
+  });
+
+  it("answers 403 for another account's resource on every customer route that names one", async (t) => {
+    await eachRoute(
+      t,
+      (route) => route.url.includes(':') && route.role !== 'admin' && route.role !== 'guest',
+      async (route) => {
+        for (const role of ADMITS[route.role].filter((r) => r !== 'admin')) {
+          const actor = byRole(role);
+          const session = await sessionOf(h, actor.user);
+          const before = await auditCount();
+          const response = await call(route, sessionHeaders(session), {
+            as: actor,
+            resourceOf: people.otherOwner,
+          });
+          expectError(response, 403);
+          assert.equal(await auditCount(), before);
+        }
+      },
+    );
+  });
+}
