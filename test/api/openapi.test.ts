@@ -42,7 +42,7 @@ const EXPECTED: Record<string, Record<string, number[]>> = {
   '/api/v2/sms/preview-cost': { post: [400, 401, 403, 413, 415, 429] },
   '/api/v2/sms/{uuid}/cancel': { post: [400, 401, 403, 404, 409, 429] },
   '/api/v2/sms': { get: [400, 401, 403, 429] },
-  '/api/v2/sms/{uuid}': { get: [401, 403, 404, 429] },
+  '/api/v2/sms/{uuid}': { get: [400, 401, 403, 404, 429] },
   '/api/v2/sms/{uuid}/recipients': { get: [400, 401, 403, 404, 429] },
   '/api/v2/sms/credit/balance': { get: [401, 403, 429] },
   '/api/v2/senders': { get: [401, 403, 429] },

@@ -9,6 +9,7 @@ import type { ApiKeyScope, SenderStatus } from '../../src/domain/statuses.js';
 import { createStore } from '../../src/storage/store.js';
 import type { TestDatabase, TestEngine } from './engines.js';
 import { FakeClock } from './fake-clock.js';
+import { ServedContract } from './served-contract.js';
 
 export interface Harness {
   readonly app: FastifyInstance;
@@ -20,6 +21,11 @@ export interface Harness {
   sender(accountId: number, name: string, status?: SenderStatus): Promise<void>;
   /** An account with credits, an approved sender and a `*` key. */
   customer(options?: { credits?: number; sender?: string }): Promise<Customer>;
+  /**
+   * One request through the app. Every answer is held to the served /openapi.json: a documented
+   * operation answers only its documented statuses with bodies its schemas accept, and any other
+   * error is exactly `{ error, code }`.
+   */
   request(options: InjectOptions & { key?: string }): Promise<LightMyRequestResponse>;
   /** POST /api/v2/sms/send as the customer; asserts 200 and returns the body. */
   send<T = { uuid: string }>(
@@ -60,6 +66,7 @@ export async function createHarness(
     trustProxy: options.trustProxy,
   });
 
+  let contract: Promise<ServedContract> | undefined;
   const harness: Harness = {
     app,
     store,
@@ -96,8 +103,16 @@ export async function createHarness(
       const { key } = await harness.key(account.id);
       return { account, key, sender: name };
     },
-    request({ key, headers, ...rest }) {
-      return app.inject({ ...rest, headers: { ...(key ? { 'x-api-key': key } : {}), ...headers } });
+    async request({ key, headers, ...rest }) {
+      const response = await app.inject({
+        ...rest,
+        headers: { ...(key ? { 'x-api-key': key } : {}), ...headers },
+      });
+      if (typeof rest.url === 'string') {
+        contract ??= ServedContract.load(app);
+        (await contract).check(rest.method ?? 'GET', rest.url, response);
+      }
+      return response;
     },
     async send(customer, payload) {
       const response = await harness.request({

@@ -161,7 +161,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
         summary: 'One message, with drSummary once the send is complete',
         tags: ['sms'],
         params: uuidParams,
-        response: { 200: { $ref: 'Message#' }, ...errorResponses(401, 403, 404, 429) },
+        response: { 200: { $ref: 'Message#' }, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (request) => {
