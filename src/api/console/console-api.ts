@@ -9,6 +9,7 @@ import type { Clock } from '../../domain/clock.js';
 import type { Store } from '../../domain/ports.js';
 import type { SessionLimits } from '../../domain/users/sessions.js';
 import type { SignInLimits } from '../../domain/users/sign-in.js';
+import { auditRoutes } from './routes/audit.js';
 import { sessionRoutes } from './routes/session.js';
 
 /** What every console route plugin is given. */
@@ -56,6 +57,7 @@ export async function consoleApi(app: FastifyInstance, deps: ConsoleDeps): Promi
         (api as unknown as { consoleSwagger(): unknown }).consoleSwagger(),
       );
       await api.register(sessionRoutes, deps);
+      await api.register(auditRoutes, deps);
     },
     { prefix: CONSOLE_API_PREFIX },
   );
