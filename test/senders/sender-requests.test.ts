@@ -68,6 +68,7 @@ for (const engine of testEngines()) {
       submitSenderRequest(store, {
         accountId,
         actorUserId: OWNER,
+        ip: null,
         name: freshName(),
         details,
         documents: [
@@ -183,6 +184,7 @@ for (const engine of testEngines()) {
         reviewSenderRequest(store, {
           requestId: request.id,
           actorUserId: ADMIN,
+          ip: null,
           decision: 'request_changes',
           nowMs: NOW_MS,
         }),
@@ -191,6 +193,7 @@ for (const engine of testEngines()) {
       const asked = await reviewSenderRequest(store, {
         requestId: request.id,
         actorUserId: ADMIN,
+        ip: null,
         decision: 'request_changes',
         note: 'The certificate is older than six months',
         nowMs: NOW_MS + 1_000,
@@ -200,6 +203,7 @@ for (const engine of testEngines()) {
         reviewSenderRequest(store, {
           requestId: request.id,
           actorUserId: ADMIN,
+          ip: null,
           decision: 'approve',
           nowMs: NOW_MS,
         }),
@@ -210,6 +214,7 @@ for (const engine of testEngines()) {
           requestId: request.id,
           accountId: otherAccountId,
           actorUserId: 99,
+          ip: null,
           details,
           documents: [],
           maxDocumentBytes: MAX_BYTES,
@@ -221,6 +226,7 @@ for (const engine of testEngines()) {
         requestId: request.id,
         accountId,
         actorUserId: OWNER,
+        ip: null,
         details: { ...details, sampleMessages: ['Your code is 654321', 'Code 111111'] },
         documents: [{ fileName: 'new-certificate.pdf', content: pdfBytes('New') }],
         maxDocumentBytes: MAX_BYTES,
@@ -231,6 +237,7 @@ for (const engine of testEngines()) {
       const approved = await reviewSenderRequest(store, {
         requestId: request.id,
         actorUserId: ADMIN,
+        ip: null,
         decision: 'approve',
         nowMs: NOW_MS + 3_000,
       });
@@ -262,6 +269,7 @@ for (const engine of testEngines()) {
       const rejected = await reviewSenderRequest(store, {
         requestId: first.request.id,
         actorUserId: ADMIN,
+        ip: null,
         decision: 'reject',
         note: 'Not your brand',
         nowMs: NOW_MS,
@@ -281,12 +289,14 @@ for (const engine of testEngines()) {
         reviewSenderRequest(store, {
           requestId: request.id,
           actorUserId: ADMIN,
+          ip: null,
           decision: 'approve',
           nowMs: NOW_MS,
         }),
         reviewSenderRequest(store, {
           requestId: request.id,
           actorUserId: 2,
+          ip: null,
           decision: 'reject',
           note: 'no',
           nowMs: NOW_MS,
@@ -320,11 +330,12 @@ for (const engine of testEngines()) {
       const { request: approved } = await reviewSenderRequest(store, {
         requestId: request.id,
         actorUserId: ADMIN,
+        ip: null,
         decision: 'approve',
         nowMs: NOW_MS,
       });
       const senderId = approved.senderId!;
-      const input = { senderId, actorUserId: ADMIN, nowMs: NOW_MS };
+      const input = { senderId, actorUserId: ADMIN, ip: null, nowMs: NOW_MS };
       assert.equal((await suspendSender(store, input)).status, 'suspended');
       await refused(suspendSender(store, input), 'INVALID_TRANSITION');
       await refused(

@@ -1,4 +1,5 @@
 import { requireAccount } from '../accounts/require-account.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
 import type { Sender, Store } from '../ports.js';
 
@@ -6,6 +7,7 @@ export interface ManageSenderInput {
   readonly senderId: number;
   /** The platform admin acting. */
   readonly actorUserId: number | null;
+  readonly ip: string | null;
   readonly nowMs: number;
 }
 
@@ -39,6 +41,7 @@ async function moveSender(
         `sender ${sender.name} is ${sender.status}; only an ${from} sender can be made ${to}`,
       );
     }
+    await audit(tx, input, sender, to === 'suspended' ? 'sender.suspend' : 'sender.reinstate');
     return (await tx.findSender(sender.id))!;
   });
 }
@@ -64,6 +67,7 @@ export async function shareSender(store: Store, input: ShareSenderInput): Promis
     }
     await requireAccount(tx, input.accountId);
     await tx.shareSender(sender.id, input.accountId, input.nowMs);
+    await audit(tx, input, sender, 'sender.share', { sharedWith: input.accountId });
     return sender;
   });
 }
@@ -78,7 +82,28 @@ export async function unshareSender(store: Store, input: ShareSenderInput): Prom
         `sender ${sender.name} is not shared with account ${input.accountId}`,
       );
     }
+    await audit(tx, input, sender, 'sender.unshare', { sharedWith: input.accountId });
     return sender;
+  });
+}
+
+/** One audit line for a change to a sender, on the owning account's log. */
+function audit(
+  store: Store,
+  input: ManageSenderInput,
+  sender: Sender,
+  action: string,
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  return recordAudit(store, {
+    actorUserId: input.actorUserId,
+    accountId: sender.accountId,
+    action,
+    targetType: 'sender',
+    targetId: sender.id,
+    detail: { name: sender.name, ...detail },
+    ip: input.ip,
+    at: input.nowMs,
   });
 }
 

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
 import type { Store } from '../ports.js';
 import type { UploadedDocument } from './check-document.js';
@@ -11,6 +12,7 @@ export interface ResubmitSenderRequestInput {
   readonly requestId: number;
   readonly accountId: number;
   readonly actorUserId: number | null;
+  readonly ip: string | null;
   readonly details: SenderRequestDetails;
   /** New documents, added to those already sent (none are removed: the history keeps them). */
   readonly documents: readonly UploadedDocument[];
@@ -59,6 +61,16 @@ export async function resubmitSenderRequest(
       nowMs: input.nowMs,
     });
     await storeDocuments(tx, current.id, event.id, documents, input.nowMs);
+    await recordAudit(tx, {
+      actorUserId: input.actorUserId,
+      accountId: current.accountId,
+      action: 'sender-request.resubmit',
+      targetType: 'sender_request',
+      targetId: current.id,
+      detail: { name: current.name, documents: documents.length },
+      ip: input.ip,
+      at: input.nowMs,
+    });
     const request = (await tx.findSenderRequest(current.id))!;
     return { request, event };
   });

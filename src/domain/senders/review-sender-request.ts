@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
 import type { Store } from '../ports.js';
 import {
@@ -12,6 +13,7 @@ export interface ReviewSenderRequestInput {
   readonly requestId: number;
   /** The platform admin deciding. */
   readonly actorUserId: number | null;
+  readonly ip: string | null;
   readonly decision: SenderReviewDecision;
   /** Required when rejecting or asking for changes: the owner reads it. */
   readonly note?: string | null;
@@ -82,6 +84,16 @@ export async function reviewSenderRequest(
       actorUserId: input.actorUserId,
       note,
       nowMs: input.nowMs,
+    });
+    await recordAudit(tx, {
+      actorUserId: input.actorUserId,
+      accountId: current.accountId,
+      action: `sender-request.${input.decision.replace('_', '-')}`,
+      targetType: 'sender_request',
+      targetId: current.id,
+      detail: { name: current.name, note, ...(senderId !== undefined ? { senderId } : {}) },
+      ip: input.ip,
+      at: input.nowMs,
     });
     const request = (await tx.findSenderRequest(current.id))!;
     return { request, event };

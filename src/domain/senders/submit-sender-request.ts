@@ -1,4 +1,5 @@
 import { requireAccount } from '../accounts/require-account.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
 import type { Store, TransactionStore } from '../ports.js';
 import { checkDocument, type CheckedDocument, type UploadedDocument } from './check-document.js';
@@ -15,6 +16,8 @@ export interface SubmitSenderRequestInput {
   readonly accountId: number;
   /** The owner asking; null for the operator's command line. */
   readonly actorUserId: number | null;
+  /** Where the request came from, for the audit log. */
+  readonly ip: string | null;
   readonly name: string;
   readonly details: SenderRequestDetails;
   readonly documents: readonly UploadedDocument[];
@@ -81,6 +84,16 @@ export async function submitSenderRequest(
       nowMs: input.nowMs,
     });
     await storeDocuments(tx, request.id, event.id, documents, input.nowMs);
+    await recordAudit(tx, {
+      actorUserId: input.actorUserId,
+      accountId: input.accountId,
+      action: 'sender-request.submit',
+      targetType: 'sender_request',
+      targetId: request.id,
+      detail: { name, purpose: details.purpose, documents: documents.length },
+      ip: input.ip,
+      at: input.nowMs,
+    });
     return { request, event };
   });
 }
