@@ -67,6 +67,7 @@ const schema = z
     NOK_DISPATCH_RECEIPT_COMMITS: integer(1, 16).default(2),
     NOK_METRICS: z.enum(['on', 'off']).default('on'),
     NOK_TRUST_PROXY: z.enum(['on', 'off']).default('off'),
+    NOK_SENDER_DOCUMENT_MAX_BYTES: integer(1024, 100 * 1024 * 1024).default(10 * 1024 * 1024),
   })
   .superRefine((e, ctx) => {
     if (e.NOK_DISPATCH_RETRY_MAX_DELAY_MS < e.NOK_DISPATCH_RETRY_INITIAL_DELAY_MS) {
@@ -133,6 +134,8 @@ export interface Config {
    * X-Forwarded-For and X-Forwarded-Host (their last entry, the one it added).
    */
   readonly trustProxy: boolean;
+  /** The largest document a sender-name request may carry, each. */
+  readonly senderDocumentMaxBytes: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -182,5 +185,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     metrics: e.NOK_METRICS === 'on',
     trustProxy: e.NOK_TRUST_PROXY === 'on',
+    senderDocumentMaxBytes: e.NOK_SENDER_DOCUMENT_MAX_BYTES,
   });
 }

@@ -218,6 +218,7 @@ async function startApi(
     rateLimit: config.rateLimit,
     sendBodyLimitBytes: config.sendBodyLimitBytes,
     trustProxy: config.trustProxy,
+    senderDocumentMaxBytes: config.senderDocumentMaxBytes,
     onAccepted: deps.onAccepted,
     opsStatus: deps.status,
   });

@@ -50,6 +50,8 @@ export interface AppDeps {
   readonly sessionLimits?: SessionLimits;
   /** Failed sign-ins tolerated per email and per address (default DEFAULT_SIGN_IN_LIMITS). */
   readonly signInLimits?: SignInLimits;
+  /** The largest document of a sender-name request, each (default 10 MiB). */
+  readonly senderDocumentMaxBytes?: number;
 }
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = {
@@ -120,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock: deps.clock,
     sessionLimits,
     signInLimits: deps.signInLimits ?? DEFAULT_SIGN_IN_LIMITS,
+    senderDocumentMaxBytes: deps.senderDocumentMaxBytes ?? 10 * 1024 * 1024,
   });
   await consoleApp(app, { dir: deps.consoleDir ?? defaultConsoleDir(), logger: app.log });
 

@@ -51,6 +51,7 @@ export async function createHarness(
     /** The built console to serve at /console (default dist/console). */
     consoleDir?: string;
     trustProxy?: boolean;
+    senderDocumentMaxBytes?: number;
   } = {},
 ): Promise<Harness> {
   const db = await engine.create();
@@ -64,6 +65,7 @@ export async function createHarness(
     sendBodyLimitBytes: options.sendBodyLimitBytes ?? 128 * 1024 * 1024,
     consoleDir: options.consoleDir,
     trustProxy: options.trustProxy,
+    senderDocumentMaxBytes: options.senderDocumentMaxBytes,
   });
 
   let contract: Promise<ServedContract> | undefined;

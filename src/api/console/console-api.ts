@@ -10,6 +10,8 @@ import type { Store } from '../../domain/ports.js';
 import type { SessionLimits } from '../../domain/users/sessions.js';
 import type { SignInLimits } from '../../domain/users/sign-in.js';
 import { auditRoutes } from './routes/audit.js';
+import { adminSenderRoutes } from './routes/admin-senders.js';
+import { senderRoutes } from './routes/senders.js';
 import { sessionRoutes } from './routes/session.js';
 
 /** What every console route plugin is given. */
@@ -18,6 +20,8 @@ export interface ConsoleDeps {
   readonly clock: Clock;
   readonly sessionLimits: SessionLimits;
   readonly signInLimits: SignInLimits;
+  /** The largest document of a sender-name request, each (NOK_SENDER_DOCUMENT_MAX_BYTES). */
+  readonly senderDocumentMaxBytes: number;
 }
 
 export const CONSOLE_API_PREFIX = '/console/api';
@@ -58,6 +62,8 @@ export async function consoleApi(app: FastifyInstance, deps: ConsoleDeps): Promi
       );
       await api.register(sessionRoutes, deps);
       await api.register(auditRoutes, deps);
+      await api.register(senderRoutes, deps);
+      await api.register(adminSenderRoutes, deps);
     },
     { prefix: CONSOLE_API_PREFIX },
   );

@@ -1,4 +1,5 @@
 import { after, before, describe } from 'node:test';
+import '../../support/console-sender-resources.js';
 import { consoleSecuritySuite } from '../../support/console-security-suite.js';
 import { testEngines } from '../../support/engines.js';
 import { createHarness, type Harness } from '../../support/harness.js';

@@ -18,6 +18,8 @@ import {
 } from '../../../domain/senders/sender-request-rules.js';
 import { SENDER_STATUSES } from '../../../domain/statuses.js';
 
+export { MAX_SAMPLE_MESSAGES, SENDER_PURPOSES };
+
 /*
  * Sender names and their requests, in the console API (/console/api):
  *
@@ -120,7 +122,7 @@ export const senderListSchema = z.object({
   /** What a document upload may be; the server checks the same. */
   documentLimits: z.object({
     maxBytes: z.number().int(),
-    maxFilesPerSubmission: z.literal(MAX_DOCUMENTS_PER_SUBMISSION),
+    maxFilesPerSubmission: z.number().int(),
     types: z.array(documentTypeSchema),
   }),
 });
