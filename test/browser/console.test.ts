@@ -18,10 +18,10 @@ import {
 import { testEngines } from '../support/engines.js';
 
 /** The main areas, as a user reaches them: path under /console, heading in English. */
+// Areas still being built (sender names has its own test, sender-names.test.ts).
 const CUSTOMER_AREAS = [
   ['dashboard', 'Dashboard'],
   ['api-keys', 'API keys'],
-  ['sender-names', 'Sender names'],
   ['credits', 'Credits'],
   ['users', 'Users'],
   ['audit-log', 'Audit log'],

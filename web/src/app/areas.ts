@@ -14,6 +14,11 @@ export interface ConsoleArea {
   readonly roles: readonly Role[];
   readonly group: 'account' | 'admin';
   readonly page: () => Promise<ComponentType>;
+  /** Further pages of the area under its path (`sender-names/new`), behind the same roles. */
+  readonly subpages?: readonly {
+    readonly path: string;
+    readonly page: () => Promise<ComponentType>;
+  }[];
 }
 
 const customer: readonly Role[] = ['member', 'owner'];
@@ -42,6 +47,17 @@ export const areas: readonly ConsoleArea[] = [
     roles: customer,
     group: 'account',
     page: () => import('./routes/sender-names').then((m) => m.SenderNamesRoute),
+    subpages: [
+      {
+        path: 'new',
+        page: () =>
+          import('./routes/sender-name-request-new').then((m) => m.SenderNameRequestNewRoute),
+      },
+      {
+        path: 'requests/:requestId',
+        page: () => import('./routes/sender-name-request').then((m) => m.SenderNameRequestRoute),
+      },
+    ],
   },
   {
     key: 'credits',
@@ -84,6 +100,15 @@ export const areas: readonly ConsoleArea[] = [
     roles: admin,
     group: 'admin',
     page: () => import('./routes/admin/sender-review').then((m) => m.AdminSenderReviewRoute),
+    subpages: [
+      {
+        path: ':requestId',
+        page: () =>
+          import('./routes/admin/sender-review-request').then(
+            (m) => m.AdminSenderReviewRequestRoute,
+          ),
+      },
+    ],
   },
   {
     key: 'adminCarriers',

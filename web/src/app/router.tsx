@@ -28,8 +28,13 @@ export const routes: RouteObject[] = [
                 <Outlet />
               </RequireRole>
             ),
-            // A feature adds its own pages (`sender-names/:id`, …) beside this index.
-            children: [{ index: true, lazy: async () => ({ Component: await area.page() }) }],
+            children: [
+              { index: true, lazy: async () => ({ Component: await area.page() }) },
+              ...(area.subpages ?? []).map((subpage): RouteObject => ({
+                path: subpage.path,
+                lazy: async () => ({ Component: await subpage.page() }),
+              })),
+            ],
           })),
           { path: '*', element: <NotFoundRoute /> },
         ],
