@@ -61,7 +61,7 @@ export function RequestForm({
           required
           maxLength={11}
           autoComplete="off"
-          ff="monospace"
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           error={errors.name?.message}
           {...form.register('name')}
         />
