@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { senderNameProblem } from '../../../domain/senders/sender-name.js';
 import {
   DOCUMENT_TYPES,
-  MAX_DOCUMENTS_PER_SUBMISSION,
   MAX_REGISTRATION_NUMBER_CHARS,
   MAX_REVIEW_NOTE_CHARS,
   MAX_SAMPLE_MESSAGES,
