@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { ReconnectBackoff } from '../carriers/reconnect-backoff.js';
 
 export interface BatchWriterOptions<T> {
   /** Writes one batch durably. */
@@ -7,7 +8,10 @@ export interface BatchWriterOptions<T> {
   readonly maxBatch: number;
   /** How long the first item of a batch waits for company. */
   readonly delayMs: number;
-  /** After a failed write, wait this long and write the same items again. */
+  /**
+   * After a failed write, wait this long and write the same items again; while writes keep
+   * failing (the store down) the wait doubles, up to 32 times this.
+   */
   readonly retryDelayMs: number;
   /**
    * Batches written at the same time, at most (default 1). More overlap one batch's round trips
@@ -119,7 +123,8 @@ export class BatchWriter<T> {
   }
 
   async #writeUntilDone(batch: Pending<T>[]): Promise<void> {
-    for (;;) {
+    const backoff = new ReconnectBackoff(this.options.retryDelayMs, this.options.retryDelayMs * 32);
+    for (let failures = 0; ; failures++) {
       try {
         await this.options.write(batch.map((p) => p.item));
         for (const p of batch) p.done();
@@ -133,11 +138,12 @@ export class BatchWriter<T> {
           batch.length = 0;
           return;
         }
-        this.options.logger.error(
-          { err: error, items: batch.length },
+        const retryInMs = backoff.nextDelayMs();
+        this.options.logger[failures === 0 ? 'error' : 'warn'](
+          { err: error, items: batch.length, retryInMs },
           `${this.options.what}: write failed; retrying`,
         );
-        await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs));
+        await new Promise((resolve) => setTimeout(resolve, retryInMs));
       }
     }
   }

@@ -1,3 +1,4 @@
+import { ReconnectBackoff } from '../carriers/reconnect-backoff.js';
 import type { ChunkKey, DispatchChunk, PartOutcome } from '../domain/delivery/delivery-store.js';
 import { hasPart } from '../domain/delivery/part-mask.js';
 import type { DispatcherOptions } from './dispatcher.js';
@@ -36,10 +37,14 @@ export function startClaiming(
   let stopping = false;
   let wakeUp: (() => void) | undefined;
   let submitted = 0;
+  // Claims failing (the store down): look again later and later, up to 32 idle polls apart;
+  // a wake (a send accepted: the store is back) looks at once.
+  const claimBackoff = new ReconnectBackoff(options.idlePollMs, options.idlePollMs * 32);
+  let claimsFailing = false;
 
-  function idle(): Promise<void> {
+  function idle(delayMs = options.idlePollMs): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, options.idlePollMs);
+      const timer = setTimeout(done, delayMs);
       function done() {
         clearTimeout(timer);
         wakeUp = undefined;
@@ -119,10 +124,18 @@ export function startClaiming(
           chunkSize: options.chunkSize,
         });
       } catch (error) {
-        logger.error({ err: error }, 'claiming a chunk failed');
-        await idle();
+        const retryInMs = claimBackoff.nextDelayMs();
+        logger[claimsFailing ? 'warn' : 'error'](
+          { err: error, retryInMs },
+          'claiming a chunk failed; trying again later',
+        );
+        claimsFailing = true;
+        await idle(retryInMs);
         continue;
       }
+      if (claimsFailing) logger.info('claiming chunks again');
+      claimsFailing = false;
+      claimBackoff.reset();
       if (!chunk) {
         await idle();
         continue;

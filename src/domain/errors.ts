@@ -33,6 +33,7 @@ export type ErrorCode =
   | 'DOCUMENT_TOO_LARGE'
   | 'DOCUMENT_TYPE_NOT_ALLOWED'
   | 'DOCUMENT_TYPE_MISMATCH'
+  | 'STORE_UNAVAILABLE'
   | 'INTERNAL';
 
 /** An expected failure: a rule of the domain said no. Never carries transport details. */

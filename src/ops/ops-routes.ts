@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { sentStoreUnavailable } from '../api/plugins/error-handler.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { ReadOpsStatus } from './ops-status.js';
 
@@ -20,6 +21,18 @@ export async function buildOpsApp(logger: Logger, deps: OpsDeps): Promise<Fastif
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
+  });
+  // While the store is down, /status and /metrics (which read the queue depth from it) say so
+  // with 503 STORE_UNAVAILABLE; /health answers for the process, which is alive.
+  app.setErrorHandler((error, request, reply) => {
+    if (sentStoreUnavailable(error, request, reply)) return;
+    request.log.error({ err: error }, 'unhandled error');
+    reply.status(500).send({ error: 'Internal error; see the log', code: 'INTERNAL' });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .status(404)
+      .send({ error: `No route ${request.method} ${request.url}`, code: 'NOT_FOUND' });
   });
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/status', async () => deps.status());

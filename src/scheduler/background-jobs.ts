@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
+import { ReconnectBackoff } from '../carriers/reconnect-backoff.js';
 import type { Clock } from '../domain/clock.js';
 import type { Store } from '../domain/ports.js';
 import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import type { EngineOps } from '../storage/engine.js';
+import { isStoreUnavailable } from '../storage/store-unavailable.js';
 import { materialiseNextChunk } from './materialise-recipients.js';
 import { releaseDueMessages } from './release-due-messages.js';
 
@@ -24,10 +26,15 @@ export interface BackgroundJobOptions {
   readonly onWork?: () => void;
 }
 
+/** A failing step is tried again after intervalMs, doubling up to this many intervals. */
+const MAX_BACKOFF_INTERVALS = 16;
+
 /**
  * The scheduler role: releases due scheduled messages and materialises recipient rows. One
  * step at a time; between materialisation chunks it yields to the event loop so an API in the
- * same process keeps answering.
+ * same process keeps answering. A failed step (the store down or full) changed nothing it did
+ * not commit, and is tried again after a delay that doubles while it keeps failing; a wake
+ * (a send accepted: the store is back) tries at once.
  */
 export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJobs {
   const { store, engine, clock, logger } = options;
@@ -36,6 +43,11 @@ export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJo
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let wakeRequested = false;
+  const backoff = new ReconnectBackoff(
+    options.intervalMs,
+    options.intervalMs * MAX_BACKOFF_INTERVALS,
+  );
+  let failing = false;
 
   async function release(): Promise<void> {
     const released = await releaseDueMessages(store, clock.now());
@@ -77,12 +89,26 @@ export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJo
     }
     wakeRequested = false;
     running = step()
-      .catch((error: unknown) =>
-        logger.error({ err: error }, 'background step failed; retrying at the next tick'),
-      )
-      .finally(() => {
+      .then(() => {
+        if (failing) logger.info('background step succeeded again');
+        failing = false;
+        backoff.reset();
+        return options.intervalMs;
+      })
+      .catch((error: unknown) => {
+        const retryInMs = backoff.nextDelayMs();
+        const what = isStoreUnavailable(error) ? 'the store is unavailable' : 'it failed';
+        // Once at error level when the trouble starts; its repeats at warn.
+        logger[failing ? 'warn' : 'error'](
+          { err: error, retryInMs },
+          `background step stopped: ${what}; trying again later`,
+        );
+        failing = true;
+        return retryInMs;
+      })
+      .then((delayMs) => {
         running = undefined;
-        schedule(wakeRequested ? 0 : options.intervalMs);
+        schedule(wakeRequested ? 0 : delayMs);
       });
   }
 

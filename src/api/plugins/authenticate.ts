@@ -9,6 +9,7 @@ import type { Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Store } from '../../domain/ports.js';
 import type { RateLimiter } from './rate-limit.js';
+import { isStoreUnavailable } from '../../storage/store-unavailable.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,7 +46,15 @@ export function apiKeyGuard(deps: { store: Store; clock: Clock; limiter: RateLim
     requireScope(caller, scope);
     if (now - (lastTouched.get(caller.apiKeyId) ?? 0) >= TOUCH_INTERVAL_MS) {
       lastTouched.set(caller.apiKeyId, now);
-      await deps.store.touchApiKey(caller.apiKeyId, now);
+      try {
+        await deps.store.touchApiKey(caller.apiKeyId, now);
+      } catch (error) {
+        // A store refusing writes (disk full) still serves reads: `last_used_at` is a hint
+        // and is written on a later request, not a reason to refuse this one.
+        if (!isStoreUnavailable(error)) throw error;
+        lastTouched.delete(caller.apiKeyId);
+        request.log.warn({ err: error }, 'could not note when the key was last used');
+      }
     }
   };
 }

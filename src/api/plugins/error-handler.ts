@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../../domain/errors.js';
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from '../../storage/store-unavailable.js';
 import { BodyScanError } from '../send-body/scan-send-body.js';
 
 /** The one table from error code to HTTP status. */
@@ -51,6 +52,8 @@ export function statusFor(code: ErrorCode): number {
       return 429;
     case 'INTERNAL':
       return 500;
+    case 'STORE_UNAVAILABLE':
+      return 503;
   }
 }
 
@@ -92,6 +95,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       reply.status(statusFor(known.code)).send({ error: known.message, code: known.code });
       return;
     }
+    if (sentStoreUnavailable(error, request, reply)) return;
     request.log.error({ err: error }, 'unhandled error');
     reply
       .status(500)
@@ -103,6 +107,31 @@ export function installErrorHandler(app: FastifyInstance): void {
       code: 'NOT_FOUND',
     });
   });
+}
+
+/**
+ * The store is down, unreachable or refusing writes (storage/store-unavailable.ts): 503
+ * STORE_UNAVAILABLE with Retry-After, for every route of either listener. The request's
+ * transaction rolled back, unless the connection broke after its COMMIT was sent: the client
+ * may send it again, and a send with its Idempotency-Key is then kept once. Answers whether it
+ * replied.
+ */
+export function sentStoreUnavailable(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): boolean {
+  if (!isStoreUnavailable(error)) return false;
+  request.log.warn({ err: error }, 'the store is unavailable');
+  reply
+    .status(statusFor('STORE_UNAVAILABLE'))
+    .header('retry-after', String(STORE_RETRY_AFTER_SECONDS))
+    .send({
+      error:
+        'The store is unavailable for now; try again shortly (a send with an Idempotency-Key is kept once)',
+      code: 'STORE_UNAVAILABLE',
+    });
+  return true;
 }
 
 function classify(

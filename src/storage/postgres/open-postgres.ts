@@ -35,6 +35,11 @@ export function openPostgres(url: string, options: OpenDatabaseOptions = {}): Da
   // An idle connection can break (a server restart); the pool drops it and the next query
   // connects anew. Without a listener, that 'error' event would end the process.
   pool.on('error', (error) => options.onIdleConnectionError?.(error));
+  // A connection checked out of the pool (a transaction between two statements) that breaks
+  // emits 'error' on its client, where the pool listens only while it is idle: each client
+  // gets a listener of its own for its whole life. The work using it fails with the broken
+  // connection's error on its next statement, and the pool discards it on release.
+  pool.on('connect', (client) => client.on('error', ignoreBrokenConnection));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
 
   const engine: EngineOps = {
@@ -77,6 +82,9 @@ export function openPostgres(url: string, options: OpenDatabaseOptions = {}): Da
 
   return { db, engine, delivery: postgresDeliveryStore(pool), close: () => db.destroy() };
 }
+
+/** The client's own statements report the broken connection; this only keeps the process up. */
+function ignoreBrokenConnection(): void {}
 
 /** Materialisers of one message take turns on this advisory lock (classid, message id). */
 const MATERIALISE_LOCK_CLASS = 727_002;

@@ -30,7 +30,10 @@ export function openSqlite(path: string): Database {
     value === null ? null : String(value).toLowerCase(),
   );
   const db = new Kysely<Tables>({
-    dialect: new ImmediateSqliteDialect({ database: withStatementCache(raw) }),
+    dialect: new ImmediateSqliteDialect({
+      database: withStatementCache(raw),
+      inTransaction: () => raw.inTransaction,
+    }),
   });
 
   const withConnection = <T>(fn: () => T): Promise<T> => db.connection().execute(async () => fn());
@@ -54,7 +57,8 @@ export function openSqlite(path: string): Database {
           raw.exec('COMMIT');
           return !done;
         } catch (error) {
-          raw.exec('ROLLBACK');
+          // SQLite may have rolled back already (disk full): ROLLBACK would hide the cause.
+          if (raw.inTransaction) raw.exec('ROLLBACK');
           throw error;
         }
       }),
