@@ -112,6 +112,19 @@ export class Smsc implements ConnectionHandler {
     this.release(connection);
   }
 
+  /**
+   * Drops every client connection at once, as a network cut or an SMSC restart would, and
+   * keeps running: submits already accepted keep their receipts, which wait in the outbox for
+   * the next receiver bind; answers not yet written are lost with their connections. Returns
+   * how many connections were dropped.
+   */
+  dropConnections(): number {
+    const dropped = this.connections.size;
+    this.options.logger.info({ connections: dropped }, 'dropping every connection on purpose');
+    for (const connection of this.connections) connection.destroy();
+    return dropped;
+  }
+
   /** Drops every connection at once and stops every timer. */
   close(): void {
     for (const connection of this.connections) connection.destroy();

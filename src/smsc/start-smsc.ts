@@ -8,6 +8,12 @@ export interface RunningSmsc {
   readonly port: number;
   /** Live counters (and the submit record, when asked for); read them at any time. */
   readonly stats: SmscStats;
+  /**
+   * Drops every client connection now and goes on listening (a network cut): clients bind
+   * again, and receipts not yet acknowledged are sent on their new binds. Returns how many
+   * connections were dropped.
+   */
+  dropConnections(): number;
   /** Stops listening, drops every connection and timer; resolves once the port is free. */
   close(): Promise<void>;
 }
@@ -35,6 +41,7 @@ export async function startSmsc(options: SmscOptions = {}): Promise<RunningSmsc>
     host: resolved.host,
     port: address.port,
     stats: smsc.stats,
+    dropConnections: () => smsc.dropConnections(),
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
