@@ -64,95 +64,103 @@ describe('the store refusing writes', () => {
   after(() => cluster?.destroy());
 
   for (const fault of faults) {
-    it(`answers 503 while ${fault.name}, recovers by itself, loses no recipient and charges once`, async () => {
-      const h = await createHarness(fault.engine());
-      const { logger, lines } = capturingLogger();
-      let jobs: ReturnType<typeof startBackgroundJobs> | undefined;
-      try {
-        const c = await h.customer({ credits: 100_000 });
-        const send = (count: number, from: number, key: string) =>
-          h.request({
-            method: 'POST',
-            url: '/api/v2/sms/send',
-            key: c.key,
-            headers: { 'idempotency-key': key },
-            payload: { sender: c.sender, content: 'Fault drill', msisdns: msisdns(count, from) },
+    it(
+      `answers 503 while ${fault.name}, recovers by itself, loses no recipient and charges once`,
+      { timeout: 60_000 },
+      async () => {
+        const h = await createHarness(fault.engine());
+        const { logger, lines } = capturingLogger();
+        let jobs: ReturnType<typeof startBackgroundJobs> | undefined;
+        try {
+          const c = await h.customer({ credits: 100_000 });
+          const send = (count: number, from: number, key: string) =>
+            h.request({
+              method: 'POST',
+              url: '/api/v2/sms/send',
+              key: c.key,
+              headers: { 'idempotency-key': key },
+              payload: { sender: c.sender, content: 'Fault drill', msisdns: msisdns(count, from) },
+            });
+
+          // Accepted before the fault; its recipients are written by the scheduler later.
+          const accepted = await send(2000, 0, 'before-the-fault');
+          assert.equal(accepted.statusCode, 200, accepted.body);
+          const acceptedId = (await h.store.findMessageByUuid(accepted.json().uuid))!.id;
+
+          await fault.begin(h);
+          jobs = startBackgroundJobs({
+            store: h.store,
+            engine: h.db.database.engine,
+            clock: h.clock,
+            logger,
+            intervalMs: 40,
+            chunkSize: 500,
           });
 
-        // Accepted before the fault; its recipients are written by the scheduler later.
-        const accepted = await send(2000, 0, 'before-the-fault');
-        assert.equal(accepted.statusCode, 200, accepted.body);
-        const acceptedId = (await h.store.findMessageByUuid(accepted.json().uuid))!.id;
+          const refused = await send(5000, 10_000, 'during-the-fault');
+          assert.equal(refused.statusCode, 503, refused.body);
+          assert.equal(refused.headers['retry-after'], '5');
+          assert.equal(refused.json().code, 'STORE_UNAVAILABLE');
+          assert.match(refused.json().error, /try again/);
 
-        await fault.begin(h);
-        jobs = startBackgroundJobs({
-          store: h.store,
-          engine: h.db.database.engine,
-          clock: h.clock,
-          logger,
-          intervalMs: 40,
-          chunkSize: 500,
-        });
+          const read = await h.request({
+            method: 'GET',
+            url: `/api/v2/sms/${accepted.json().uuid}`,
+            key: c.key,
+          });
+          if (fault.readsWork) assert.equal(read.statusCode, 200, read.body);
+          else assert.deepEqual([read.statusCode, read.json().code], [503, 'STORE_UNAVAILABLE']);
 
-        const refused = await send(5000, 10_000, 'during-the-fault');
-        assert.equal(refused.statusCode, 503, refused.body);
-        assert.equal(refused.headers['retry-after'], '5');
-        assert.equal(refused.json().code, 'STORE_UNAVAILABLE');
-        assert.match(refused.json().error, /try again/);
+          // The scheduler fails, says so, and tries again later and later: not a spin.
+          const failures = () =>
+            lines().filter((line) => String(line.msg).startsWith('background step stopped'));
+          await waitUntil(
+            () => failures().length >= 3,
+            10_000,
+            () => `${failures().length}`,
+          );
+          const delays = failures().map((line) => Number(line.retryInMs));
+          assert.ok(delays[2]! > delays[0]!, `backs off: ${delays.join(', ')}`);
+          assert.equal(failures()[0]!.level, 50, 'the first failure is an error');
+          assert.equal(failures()[1]!.level, 40, 'its repeats are warnings');
 
-        const read = await h.request({
-          method: 'GET',
-          url: `/api/v2/sms/${accepted.json().uuid}`,
-          key: c.key,
-        });
-        if (fault.readsWork) assert.equal(read.statusCode, 200, read.body);
-        else assert.deepEqual([read.statusCode, read.json().code], [503, 'STORE_UNAVAILABLE']);
+          await fault.end(h);
 
-        // The scheduler fails, says so, and tries again later and later: not a spin.
-        const failures = () =>
-          lines().filter((line) => String(line.msg).startsWith('background step stopped'));
-        await waitUntil(
-          () => failures().length >= 3,
-          10_000,
-          () => `${failures().length}`,
-        );
-        const delays = failures().map((line) => Number(line.retryInMs));
-        assert.ok(delays[2]! > delays[0]!, `backs off: ${delays.join(', ')}`);
-        assert.equal(failures()[0]!.level, 50, 'the first failure is an error');
-        assert.equal(failures()[1]!.level, 40, 'its repeats are warnings');
+          // By itself: the scheduler writes every recipient of the accepted send, once.
+          await waitUntil(
+            async () => (await recipientRows(h, acceptedId)).count === 2000,
+            15_000,
+            () => 'recipients of the accepted send not written',
+          );
+          assert.deepEqual(await recipientRows(h, acceptedId), { count: 2000, distinct: 2000 });
+          await waitUntil(
+            () => lines().some((line) => line.msg === 'background step succeeded again'),
+            10_000,
+            () => 'the scheduler did not say it works again',
+          );
 
-        await fault.end(h);
+          // The refused send, sent again with its key, is accepted once; a replay charges nothing.
+          const again = await send(5000, 10_000, 'during-the-fault');
+          assert.equal(again.statusCode, 200, again.body);
+          const replay = await send(5000, 10_000, 'during-the-fault');
+          assert.equal(replay.json().uuid, again.json().uuid);
 
-        // By itself: the scheduler writes every recipient of the accepted send, once.
-        await waitUntil(
-          async () => (await recipientRows(h, acceptedId)).count === 2000,
-          15_000,
-          () => 'recipients of the accepted send not written',
-        );
-        assert.deepEqual(await recipientRows(h, acceptedId), { count: 2000, distinct: 2000 });
-        assert.ok(lines().some((line) => line.msg === 'background step succeeded again'));
-
-        // The refused send, sent again with its key, is accepted once; a replay charges nothing.
-        const again = await send(5000, 10_000, 'during-the-fault');
-        assert.equal(again.statusCode, 200, again.body);
-        const replay = await send(5000, 10_000, 'during-the-fault');
-        assert.equal(replay.json().uuid, again.json().uuid);
-
-        const money = await moneyOf(h, c.account.id);
-        assert.equal(money.balance, 100_000 - 2000 - 5000);
-        assert.deepEqual(
-          money.rows.map((row) => [row.reason, Number(row.delta)]),
-          [
-            ['top-up', 100_000],
-            ['send', -2000],
-            ['send', -5000],
-          ],
-        );
-      } finally {
-        await jobs?.stop();
-        await fault.end(h).catch(() => undefined);
-        await h.close();
-      }
-    });
+          const money = await moneyOf(h, c.account.id);
+          assert.equal(money.balance, 100_000 - 2000 - 5000);
+          assert.deepEqual(
+            money.rows.map((row) => [row.reason, Number(row.delta)]),
+            [
+              ['top-up', 100_000],
+              ['send', -2000],
+              ['send', -5000],
+            ],
+          );
+        } finally {
+          await jobs?.stop();
+          await fault.end(h).catch(() => undefined);
+          await h.close();
+        }
+      },
+    );
   }
 });
