@@ -30,9 +30,14 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
     415: 'Content-Type is not application/json',
     422: 'Idempotency-Key reused with a different request',
     429: 'Rate limit exceeded; see Retry-After',
+    503: 'The store is down or full (STORE_UNAVAILABLE); see Retry-After',
   };
+  // Every route reaches the store, so every route may answer 503 while it is unavailable.
   return Object.fromEntries(
-    statuses.map((s) => [s, { description: descriptions[s], ...ref('Error') }]),
+    [...new Set([...statuses, 503])].map((s) => [
+      s,
+      { description: descriptions[s], ...ref('Error') },
+    ]),
   );
 }
 
