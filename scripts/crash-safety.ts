@@ -16,6 +16,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { generateApiKey } from '../src/domain/accounts/api-key.js';
 import { createAccount } from '../src/domain/accounts/create-account.js';
+import { SYSTEM_ACTOR } from '../src/domain/audit/audit-actor.js';
 import { startRuntime } from '../src/main.js';
 import { startSmsc } from '../src/smsc/start-smsc.js';
 
@@ -77,7 +78,12 @@ const env = {
 const runtime = await startRuntime(loadConfig(env), { api: true, scheduler: true });
 const { store } = runtime;
 const now = Date.now();
-const account = await createAccount(store, { name: 'crash', credits: 10 * NUMBERS, nowMs: now });
+const account = await createAccount(store, {
+  name: 'crash',
+  credits: 10 * NUMBERS,
+  nowMs: now,
+  actor: SYSTEM_ACTOR,
+});
 await store.createSender({ accountId: account.id, name: 'CRASH', status: 'approved', nowMs: now });
 const key = generateApiKey();
 await store.createApiKey({

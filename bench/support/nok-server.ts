@@ -9,6 +9,7 @@
 import { loadConfig } from '../../src/config.js';
 import { generateApiKey } from '../../src/domain/accounts/api-key.js';
 import { createAccount } from '../../src/domain/accounts/create-account.js';
+import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { startRuntime, type Runtime } from '../../src/main.js';
 
 export type ParentMessage =
@@ -33,7 +34,12 @@ function send(message: ChildMessage): void {
 async function seed(runtime: Runtime, credits: number, blocked: readonly string[]) {
   const { store } = runtime;
   const nowMs = Date.now();
-  const account = await createAccount(store, { name: 'Bench account', credits, nowMs });
+  const account = await createAccount(store, {
+    name: 'Bench account',
+    credits,
+    nowMs,
+    actor: SYSTEM_ACTOR,
+  });
   const sender = 'NOKBENCH';
   await store.createSender({ accountId: account.id, name: sender, status: 'approved', nowMs });
   const generated = generateApiKey();

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from '../domain/audit/audit-actor.js';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createAccount } from '../domain/accounts/create-account.js';
 import { createApiKey } from '../domain/accounts/create-api-key.js';
@@ -67,7 +68,13 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
       const credits = optionalInteger(parsed, 'credits');
       const pricePerPart = optionalInteger(parsed, 'price-per-part');
       return async (store, nowMs) => {
-        const account = await createAccount(store, { name, credits, pricePerPart, nowMs });
+        const account = await createAccount(store, {
+          name,
+          credits,
+          pricePerPart,
+          nowMs,
+          actor: SYSTEM_ACTOR,
+        });
         const { id, balance } = account;
         return {
           json: { id, name: account.name, balance, pricePerPart: account.pricePerPart },
@@ -91,7 +98,13 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
       if (scopes.length === 0) throw new UsageError('--scope is required (give it once per scope)');
       const name = optionalString(parsed, 'name');
       return async (store, nowMs) => {
-        const { record, key } = await createApiKey(store, { accountId, scopes, name, nowMs });
+        const { record, key } = await createApiKey(store, {
+          accountId,
+          scopes,
+          name,
+          nowMs,
+          actor: SYSTEM_ACTOR,
+        });
         return {
           json: {
             id: record.id,
@@ -115,7 +128,11 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     prepare(parsed) {
       const keyId = requiredInteger(parsed, 'key-id');
       return async (store, nowMs) => {
-        const { record, alreadyRevoked } = await revokeApiKey(store, { keyId, nowMs });
+        const { record, alreadyRevoked } = await revokeApiKey(store, {
+          keyId,
+          nowMs,
+          actor: SYSTEM_ACTOR,
+        });
         return {
           json: { id: record.id, revoked: true },
           text: alreadyRevoked

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from '../domain/audit/audit-actor.js';
 import type { Config } from '../config.js';
 import { createAccount } from '../domain/accounts/create-account.js';
 import { createApiKey } from '../domain/accounts/create-api-key.js';
@@ -29,6 +30,7 @@ export async function ensureDemoAccount(
         name: DEMO_ACCOUNT_NAME,
         credits: config.demoCredits,
         nowMs,
+        actor: SYSTEM_ACTOR,
       });
       await createSender(tx, {
         accountId: account.id,
@@ -41,6 +43,7 @@ export async function ensureDemoAccount(
         scopes: ['*'],
         name: 'demo',
         nowMs,
+        actor: SYSTEM_ACTOR,
       });
       return { accountId: account.id, key };
     });

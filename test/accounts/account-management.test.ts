@@ -13,8 +13,11 @@ import { ACCOUNT_STATUSES as CONTRACT_STATUSES } from '../../src/api/console/con
 import { LEDGER_REASONS } from '../../src/api/console/contract/credits.js';
 import type { LedgerReason } from '../../src/domain/ports.js';
 import { ACCOUNT_STATUSES, API_KEY_SCOPES } from '../../src/domain/statuses.js';
+import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { testEngines } from '../support/engines.js';
 import { createHarness, type Harness } from '../support/harness.js';
+
+const ACTOR = SYSTEM_ACTOR;
 
 function rejectsWith(code: ErrorCode) {
   return (error: unknown) => {
@@ -45,6 +48,7 @@ for (const engine of testEngines()) {
         amount: 50,
         note: 'bank transfer 42',
         nowMs: h.clock.now(),
+        actor: ACTOR,
       });
       assert.equal(granted.balance, 150);
       const deducted = await adjustCredits(h.store, {
@@ -52,6 +56,7 @@ for (const engine of testEngines()) {
         amount: -30,
         note: '  refund of an overpayment ',
         nowMs: h.clock.now(),
+        actor: ACTOR,
       });
       assert.equal(deducted.balance, 120);
       assert.equal(await balanceMatchesLedger(account.id), 120);
@@ -74,6 +79,7 @@ for (const engine of testEngines()) {
           amount: -11,
           note: 'too much',
           nowMs: h.clock.now(),
+          actor: ACTOR,
         }),
         rejectsWith('INSUFFICIENT_CREDITS'),
       );
@@ -83,13 +89,14 @@ for (const engine of testEngines()) {
         amount: -10,
         note: 'close',
         nowMs: h.clock.now(),
+        actor: ACTOR,
       });
       assert.equal(emptied.balance, 0);
     });
 
     it('refuses an amount of 0, a fraction, an empty note and an unknown account', async () => {
       const account = await h.account({ credits: 10 });
-      const base = { accountId: account.id, note: 'x', nowMs: h.clock.now() };
+      const base = { accountId: account.id, note: 'x', nowMs: h.clock.now(), actor: ACTOR };
       for (const amount of [0, 1.5, Number.NaN]) {
         await assert.rejects(
           adjustCredits(h.store, { ...base, amount }),
@@ -120,6 +127,7 @@ for (const engine of testEngines()) {
           amount,
           note: `grant ${amount}`,
           nowMs: h.clock.now(),
+          actor: ACTOR,
         });
       }
       const seen = [];
@@ -163,6 +171,8 @@ for (const engine of testEngines()) {
       const suspended = await setAccountStatus(h.store, {
         accountId: customer.account.id,
         status: 'suspended',
+        nowMs: h.clock.now(),
+        actor: ACTOR,
       });
       assert.equal(suspended.changed, true);
       assert.equal(suspended.account.status, 'suspended');
@@ -174,12 +184,23 @@ for (const engine of testEngines()) {
       const wrong = `${customer.key.slice(0, -1)}${customer.key.endsWith('A') ? 'B' : 'A'}`;
       await assert.rejects(authenticate(h.store, wrong), rejectsWith('UNAUTHORIZED'));
       assert.equal(
-        (await setAccountStatus(h.store, { accountId: customer.account.id, status: 'suspended' }))
-          .changed,
+        (
+          await setAccountStatus(h.store, {
+            accountId: customer.account.id,
+            status: 'suspended',
+            nowMs: h.clock.now(),
+            actor: ACTOR,
+          })
+        ).changed,
         false,
       );
 
-      await setAccountStatus(h.store, { accountId: customer.account.id, status: 'active' });
+      await setAccountStatus(h.store, {
+        accountId: customer.account.id,
+        status: 'active',
+        nowMs: h.clock.now(),
+        actor: ACTOR,
+      });
       assert.equal((await balance()).statusCode, 200);
     });
 
@@ -188,6 +209,8 @@ for (const engine of testEngines()) {
       const { before: was, after: now } = await updateAccountSettings(h.store, {
         accountId: account.id,
         settings: { pricePerPart: 3, rateLimitRequests: 20 },
+        nowMs: h.clock.now(),
+        actor: ACTOR,
       });
       assert.equal(was.pricePerPart, 1);
       assert.equal(now.pricePerPart, 3);
@@ -195,6 +218,8 @@ for (const engine of testEngines()) {
       const cleared = await updateAccountSettings(h.store, {
         accountId: account.id,
         settings: { rateLimitRequests: null },
+        nowMs: h.clock.now(),
+        actor: ACTOR,
       });
       assert.equal(cleared.after.rateLimitRequests, null);
       assert.equal(cleared.after.pricePerPart, 3);
@@ -204,7 +229,12 @@ for (const engine of testEngines()) {
         { rateLimitRequests: 0 },
       ]) {
         await assert.rejects(
-          updateAccountSettings(h.store, { accountId: account.id, settings }),
+          updateAccountSettings(h.store, {
+            accountId: account.id,
+            settings,
+            nowMs: h.clock.now(),
+            actor: ACTOR,
+          }),
           rejectsWith('INVALID_PARAMETER'),
         );
       }
@@ -219,11 +249,13 @@ for (const engine of testEngines()) {
         scopes: ['sms:read'],
         name: 'reporting',
         nowMs: h.clock.now(),
+        actor: ACTOR,
       });
       const second = await createApiKey(h.store, {
         accountId: mine.id,
         scopes: ['*'],
         nowMs: h.clock.now(),
+        actor: ACTOR,
       });
       const listed = await h.store.listApiKeys(mine.id);
       assert.deepEqual(
@@ -234,11 +266,21 @@ for (const engine of testEngines()) {
         ],
       );
       await assert.rejects(
-        revokeApiKey(h.store, { keyId: first.record.id, accountId: theirs.id, nowMs: 1 }),
+        revokeApiKey(h.store, {
+          keyId: first.record.id,
+          accountId: theirs.id,
+          nowMs: 1,
+          actor: ACTOR,
+        }),
         rejectsWith('FORBIDDEN'),
       );
       assert.equal((await h.store.findApiKey(first.record.id))!.revokedAt, null);
-      await revokeApiKey(h.store, { keyId: first.record.id, accountId: mine.id, nowMs: 1 });
+      await revokeApiKey(h.store, {
+        keyId: first.record.id,
+        accountId: mine.id,
+        nowMs: 1,
+        actor: ACTOR,
+      });
       await assert.rejects(authenticate(h.store, first.key), rejectsWith('UNAUTHORIZED'));
     });
 

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../src/api/app.js';
 import { hashApiKey } from '../../src/domain/accounts/api-key.js';
+import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { createAccount } from '../../src/domain/accounts/create-account.js';
 import { systemClock } from '../../src/domain/clock.js';
 import type { Store } from '../../src/domain/ports.js';
@@ -93,7 +94,12 @@ for (const engine of testEngines()) {
     let dir: string;
     const admin = (...args: string[]) => runAdminInProcess(db, args);
     const account = async (credits = 0) => {
-      const created = await createAccount(store, { name: 'Customer', credits, nowMs: Date.now() });
+      const created = await createAccount(store, {
+        name: 'Customer',
+        credits,
+        nowMs: Date.now(),
+        actor: SYSTEM_ACTOR,
+      });
       return created.id;
     };
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createAccount } from '../../src/domain/accounts/create-account.js';
+import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { DomainError, type ErrorCode } from '../../src/domain/errors.js';
 import type { Store } from '../../src/domain/ports.js';
 import {
@@ -58,8 +59,17 @@ for (const engine of testEngines()) {
     before(async () => {
       db = await engine.create();
       store = createStore(db.database.db);
-      accountId = (await createAccount(store, { name: 'Shop', credits: 0, nowMs: NOW_MS })).id;
-      otherAccountId = (await createAccount(store, { name: 'Other', nowMs: NOW_MS })).id;
+      accountId = (
+        await createAccount(store, {
+          name: 'Shop',
+          credits: 0,
+          nowMs: NOW_MS,
+          actor: SYSTEM_ACTOR,
+        })
+      ).id;
+      otherAccountId = (
+        await createAccount(store, { name: 'Other', nowMs: NOW_MS, actor: SYSTEM_ACTOR })
+      ).id;
     });
     after(() => db.drop());
 

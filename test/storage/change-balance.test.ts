@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { createAccount } from '../../src/domain/accounts/create-account.js';
 import type { Store, TransactionStore } from '../../src/domain/ports.js';
 import { changeBalance } from '../../src/storage/change-balance.js';
@@ -38,7 +39,9 @@ for (const engine of testEngines()) {
     after(() => db.drop());
 
     async function account(credits: number): Promise<number> {
-      return (await createAccount(store, { name: 'Ledger', credits, nowMs: NOW_MS })).id;
+      return (
+        await createAccount(store, { name: 'Ledger', credits, nowMs: NOW_MS, actor: SYSTEM_ACTOR })
+      ).id;
     }
 
     async function state(accountId: number) {

@@ -3,6 +3,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pino from 'pino';
 import { buildApp } from '../../src/api/app.js';
 import { generateApiKey } from '../../src/domain/accounts/api-key.js';
+import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { createAccount } from '../../src/domain/accounts/create-account.js';
 import type { Account, Store } from '../../src/domain/ports.js';
 import type { ApiKeyScope, SenderStatus } from '../../src/domain/statuses.js';
@@ -80,6 +81,7 @@ export async function createHarness(
         credits,
         pricePerPart,
         nowMs: clock.now(),
+        actor: SYSTEM_ACTOR,
       });
       return (await store.findAccount(account.id))!;
     },

@@ -13,6 +13,7 @@ import { before, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { apiKeyPrefix, generateApiKey } from '../../src/domain/accounts/api-key.js';
 import type { RequiredScope } from '../../src/domain/accounts/authenticate.js';
+import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { setAccountStatus } from '../../src/domain/accounts/set-account-status.js';
 import type { ApiKeyScope } from '../../src/domain/statuses.js';
 import type { Customer, Harness } from './harness.js';
@@ -281,7 +282,12 @@ export function securitySuite(harness: () => Harness): void {
       async (route) => {
         const uuid = hasResource(route) ? await scheduledMessage(suspended) : undefined;
         const before = await moneyOf(suspended);
-        await setAccountStatus(h.store, { accountId: suspended.account.id, status: 'suspended' });
+        await setAccountStatus(h.store, {
+          accountId: suspended.account.id,
+          status: 'suspended',
+          nowMs: h.clock.now(),
+          actor: SYSTEM_ACTOR,
+        });
         try {
           expectError(
             await call(route, suspended.key, { as: suspended, fill: uuid }),
@@ -290,7 +296,12 @@ export function securitySuite(harness: () => Harness): void {
           );
           assert.deepEqual(await moneyOf(suspended), before);
         } finally {
-          await setAccountStatus(h.store, { accountId: suspended.account.id, status: 'active' });
+          await setAccountStatus(h.store, {
+            accountId: suspended.account.id,
+            status: 'active',
+            nowMs: h.clock.now(),
+            actor: SYSTEM_ACTOR,
+          });
         }
         assertAdmitted(
           await call(route, suspended.key, { as: suspended, fill: uuid }),

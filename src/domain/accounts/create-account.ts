@@ -1,3 +1,5 @@
+import type { AuditActor } from '../audit/audit-actor.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { invalidParameter } from '../errors.js';
 import type { Account, Store } from '../ports.js';
 
@@ -7,6 +9,7 @@ export interface CreateAccountInput {
   readonly credits?: number;
   readonly pricePerPart?: number;
   readonly nowMs: number;
+  readonly actor: AuditActor;
 }
 
 /**
@@ -26,6 +29,15 @@ export async function createAccount(store: Store, input: CreateAccountInput): Pr
       name,
       pricePerPart: input.pricePerPart,
       nowMs: input.nowMs,
+    });
+    await recordAudit(tx, {
+      ...input.actor,
+      accountId: account.id,
+      action: 'account.create',
+      targetType: 'account',
+      targetId: account.id,
+      detail: { name, credits, pricePerPart: account.pricePerPart },
+      at: input.nowMs,
     });
     if (credits === 0) return account;
     const balance = await tx.changeBalance({

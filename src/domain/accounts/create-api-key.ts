@@ -1,3 +1,5 @@
+import type { AuditActor } from '../audit/audit-actor.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { invalidParameter } from '../errors.js';
 import type { ApiKeyRecord, Store } from '../ports.js';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../statuses.js';
@@ -10,24 +12,44 @@ export interface CreatedApiKey {
   readonly key: string;
 }
 
-/** Creates an API key for an existing account with the given scopes (at least one). */
+/**
+ * Creates an API key for an existing account with the given scopes (at least one), and its
+ * audit line (with the key's prefix, never the key) in the same transaction.
+ */
 export async function createApiKey(
   store: Store,
-  input: { accountId: number; scopes: readonly string[]; name?: string; nowMs: number },
+  input: {
+    accountId: number;
+    scopes: readonly string[];
+    name?: string;
+    nowMs: number;
+    actor: AuditActor;
+  },
 ): Promise<CreatedApiKey> {
   const scopes = checkScopes(input.scopes);
   const name = input.name?.trim() || 'default';
-  await requireAccount(store, input.accountId);
   const generated = generateApiKey();
-  const record = await store.createApiKey({
-    accountId: input.accountId,
-    name,
-    prefix: generated.prefix,
-    secretHash: generated.secretHash,
-    scopes,
-    nowMs: input.nowMs,
+  return store.transaction(async (tx) => {
+    await requireAccount(tx, input.accountId);
+    const record = await tx.createApiKey({
+      accountId: input.accountId,
+      name,
+      prefix: generated.prefix,
+      secretHash: generated.secretHash,
+      scopes,
+      nowMs: input.nowMs,
+    });
+    await recordAudit(tx, {
+      ...input.actor,
+      accountId: input.accountId,
+      action: 'api-key.create',
+      targetType: 'api-key',
+      targetId: record.id,
+      detail: { name, prefix: record.prefix, scopes },
+      at: input.nowMs,
+    });
+    return { record, key: generated.key };
   });
-  return { record, key: generated.key };
 }
 
 function checkScopes(scopes: readonly string[]): ApiKeyScope[] {

@@ -1,3 +1,5 @@
+import type { AuditActor } from '../audit/audit-actor.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
 import type { ApiKeyRecord, Store } from '../ports.js';
 
@@ -8,14 +10,28 @@ import type { ApiKeyRecord, Store } from '../ports.js';
  */
 export async function revokeApiKey(
   store: Store,
-  input: { keyId: number; nowMs: number; accountId?: number },
+  input: { keyId: number; nowMs: number; accountId?: number; actor: AuditActor },
 ): Promise<{ record: ApiKeyRecord; alreadyRevoked: boolean }> {
-  const record = await store.findApiKey(input.keyId);
-  if (!record)
-    throw new DomainError('NOT_FOUND', `API key ${input.keyId} does not exist; check the key id`);
-  if (input.accountId !== undefined && record.accountId !== input.accountId) {
-    throw new DomainError('FORBIDDEN', `API key ${input.keyId} belongs to another account`);
-  }
-  const revoked = await store.revokeApiKey(record.id, input.nowMs);
-  return { record, alreadyRevoked: !revoked };
+  return store.transaction(async (tx) => {
+    const found = await tx.findApiKey(input.keyId);
+    if (!found)
+      throw new DomainError('NOT_FOUND', `API key ${input.keyId} does not exist; check the key id`);
+    if (input.accountId !== undefined && found.accountId !== input.accountId) {
+      throw new DomainError('FORBIDDEN', `API key ${input.keyId} belongs to another account`);
+    }
+    const revoked = await tx.revokeApiKey(found.id, input.nowMs);
+    if (revoked) {
+      await recordAudit(tx, {
+        ...input.actor,
+        accountId: found.accountId,
+        action: 'api-key.revoke',
+        targetType: 'api-key',
+        targetId: found.id,
+        detail: { name: found.name, prefix: found.prefix },
+        at: input.nowMs,
+      });
+    }
+    const record = (await tx.findApiKey(found.id)) ?? found;
+    return { record, alreadyRevoked: !revoked };
+  });
 }

@@ -1,3 +1,5 @@
+import type { AuditActor } from '../audit/audit-actor.js';
+import { recordAudit } from '../audit/record-audit.js';
 import type { Account, Store } from '../ports.js';
 import type { AccountStatus } from '../statuses.js';
 import { requireAccount } from './require-account.js';
@@ -9,11 +11,21 @@ import { requireAccount } from './require-account.js';
  */
 export async function setAccountStatus(
   store: Store,
-  input: { accountId: number; status: AccountStatus },
+  input: { accountId: number; status: AccountStatus; nowMs: number; actor: AuditActor },
 ): Promise<{ account: Account; changed: boolean }> {
   return store.transaction(async (tx) => {
     await requireAccount(tx, input.accountId);
     const changed = await tx.setAccountStatus(input.accountId, input.status);
+    if (changed) {
+      await recordAudit(tx, {
+        ...input.actor,
+        accountId: input.accountId,
+        action: input.status === 'suspended' ? 'account.suspend' : 'account.reactivate',
+        targetType: 'account',
+        targetId: input.accountId,
+        at: input.nowMs,
+      });
+    }
     return { account: await requireAccount(tx, input.accountId), changed };
   });
 }

@@ -1,3 +1,5 @@
+import type { AuditActor } from '../audit/audit-actor.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { invalidParameter } from '../errors.js';
 import type { Account, AccountSettings, Store } from '../ports.js';
 import { requireAccount } from './require-account.js';
@@ -9,7 +11,7 @@ import { requireAccount } from './require-account.js';
  */
 export async function updateAccountSettings(
   store: Store,
-  input: { accountId: number; settings: AccountSettings },
+  input: { accountId: number; settings: AccountSettings; nowMs: number; actor: AuditActor },
 ): Promise<{ before: Account; after: Account }> {
   const { pricePerPart, rateLimitRequests } = input.settings;
   if (pricePerPart !== undefined && (!Number.isSafeInteger(pricePerPart) || pricePerPart < 0)) {
@@ -28,10 +30,25 @@ export async function updateAccountSettings(
   }
   return store.transaction(async (tx) => {
     const before = await requireAccount(tx, input.accountId);
-    const after = await tx.updateAccountSettings(input.accountId, {
-      pricePerPart,
-      rateLimitRequests,
-    });
-    return { before, after: after ?? before };
+    const after =
+      (await tx.updateAccountSettings(input.accountId, { pricePerPart, rateLimitRequests })) ??
+      before;
+    const changes: Record<string, { from: number | null; to: number | null }> = {};
+    if (after.pricePerPart !== before.pricePerPart)
+      changes.pricePerPart = { from: before.pricePerPart, to: after.pricePerPart };
+    if (after.rateLimitRequests !== before.rateLimitRequests)
+      changes.rateLimitRequests = { from: before.rateLimitRequests, to: after.rateLimitRequests };
+    if (Object.keys(changes).length > 0) {
+      await recordAudit(tx, {
+        ...input.actor,
+        accountId: input.accountId,
+        action: 'account.settings',
+        targetType: 'account',
+        targetId: input.accountId,
+        detail: changes,
+        at: input.nowMs,
+      });
+    }
+    return { before, after };
   });
 }

@@ -1,3 +1,5 @@
+import type { AuditActor } from '../audit/audit-actor.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
 import type { Store } from '../ports.js';
 import { requireAccount } from '../accounts/require-account.js';
@@ -9,6 +11,7 @@ export interface CreditAdjustment {
   /** Why: kept on the ledger row, where the account's owner sees it. */
   readonly note: string;
   readonly nowMs: number;
+  readonly actor: AuditActor;
 }
 
 export const MAX_NOTE_LENGTH = 500;
@@ -29,6 +32,10 @@ export async function adjustCredits(
   }
   const note = input.note.trim();
   if (note.length === 0) throw invalidParameter('say why in the note: it must not be empty');
+  // The note is shown to the owner and kept in the audit log, which never holds a key.
+  if (/nok_[a-z2-7]{12}_/.test(note)) {
+    throw invalidParameter('the note must not hold an API key: name the key by its prefix');
+  }
   if (note.length > MAX_NOTE_LENGTH) {
     throw invalidParameter(`the note is at most ${MAX_NOTE_LENGTH} characters`);
   }
@@ -47,6 +54,15 @@ export async function adjustCredits(
         `Cannot deduct ${-amount} credits: the balance is ${account.balance}, and it never goes below 0`,
       );
     }
+    await recordAudit(tx, {
+      ...input.actor,
+      accountId,
+      action: amount > 0 ? 'credits.grant' : 'credits.deduct',
+      targetType: 'account',
+      targetId: accountId,
+      detail: { amount: Math.abs(amount), note, balanceAfter: balance },
+      at: nowMs,
+    });
     return { accountId, balance };
   });
 }
