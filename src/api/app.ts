@@ -123,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sessionLimits,
     signInLimits: deps.signInLimits ?? DEFAULT_SIGN_IN_LIMITS,
     senderDocumentMaxBytes: deps.senderDocumentMaxBytes ?? 10 * 1024 * 1024,
+    opsStatus: deps.opsStatus,
   });
   await consoleApp(app, { dir: deps.consoleDir ?? defaultConsoleDir(), logger: app.log });
 

@@ -44,14 +44,26 @@ export interface SuiteActor {
  * `of` is the owner whose account the resource belongs to), answered as the path segment.
  * Add an entry with each new kind of parameter.
  */
-export const CONSOLE_RESOURCES: Record<string, (h: Harness, of: SuiteActor) => Promise<string>> =
-  {};
+export const CONSOLE_RESOURCES: Record<string, (h: Harness, of: SuiteActor) => Promise<string>> = {
+  keyId: async (h, of) => String((await h.key(of.account!.id)).id),
+  accountId: async (_h, of) => String(of.account!.id),
+};
 
 /**
  * Bodies that make a state-changing route succeed, by `METHOD /url`. Optional: without one a
  * route gets an empty JSON object, which must pass or fail access exactly as declared.
  */
-export const CONSOLE_BODIES: Record<string, (h: Harness, as: SuiteActor) => Promise<object>> = {};
+export const CONSOLE_BODIES: Record<string, (h: Harness, as: SuiteActor) => Promise<object>> = {
+  'POST /console/api/keys': async () => ({ name: 'suite', scopes: ['sms:read'] }),
+  'POST /console/api/admin/accounts': async () => ({ name: 'Suite account' }),
+  'PATCH /console/api/admin/accounts/:accountId': async () => ({ pricePerPart: 1 }),
+  'POST /console/api/admin/accounts/:accountId/credits': async () => ({
+    kind: 'grant',
+    amount: 1,
+    note: 'security suite',
+  }),
+  'PUT /console/api/admin/accounts/:accountId/status': async () => ({ status: 'active' }),
+};
 
 const routeId = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
 const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');

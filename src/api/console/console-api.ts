@@ -9,6 +9,11 @@ import type { Clock } from '../../domain/clock.js';
 import type { Store } from '../../domain/ports.js';
 import type { SessionLimits } from '../../domain/users/sessions.js';
 import type { SignInLimits } from '../../domain/users/sign-in.js';
+import type { ReadOpsStatus } from '../../ops/ops-status.js';
+import { adminAccountRoutes } from './routes/admin-accounts.js';
+import { adminCarrierRoutes } from './routes/admin-carriers.js';
+import { creditRoutes } from './routes/credits.js';
+import { keyRoutes } from './routes/keys.js';
 import { auditRoutes } from './routes/audit.js';
 import { adminSenderRoutes } from './routes/admin-senders.js';
 import { senderRoutes } from './routes/senders.js';
@@ -22,6 +27,8 @@ export interface ConsoleDeps {
   readonly signInLimits: SignInLimits;
   /** The largest document of a sender-name request, each (NOK_SENDER_DOCUMENT_MAX_BYTES). */
   readonly senderDocumentMaxBytes: number;
+  /** This process's operator status (what /status shows), for the carriers page. */
+  readonly opsStatus?: ReadOpsStatus;
 }
 
 export const CONSOLE_API_PREFIX = '/console/api';
@@ -64,6 +71,10 @@ export async function consoleApi(app: FastifyInstance, deps: ConsoleDeps): Promi
       await api.register(auditRoutes, deps);
       await api.register(senderRoutes, deps);
       await api.register(adminSenderRoutes, deps);
+      await api.register(keyRoutes, deps);
+      await api.register(creditRoutes, deps);
+      await api.register(adminAccountRoutes, deps);
+      await api.register(adminCarrierRoutes, deps);
     },
     { prefix: CONSOLE_API_PREFIX },
   );

@@ -114,6 +114,16 @@ export function consoleGuard(deps: { store: Store; clock: Clock; limits: Session
     if (role !== 'guest' && user && !ADMITTED[role].includes(user.role)) {
       throw new DomainError('FORBIDDEN', `This needs a signed-in ${role}`);
     }
+    // A suspended account's people can still sign in and out, but not act for the account.
+    if ((role === 'member' || role === 'owner') && user?.accountId != null) {
+      const account = await deps.store.findAccount(user.accountId);
+      if (account?.status !== 'active') {
+        throw new DomainError(
+          'ACCOUNT_SUSPENDED',
+          'This account is suspended: ask the platform to reactivate it',
+        );
+      }
+    }
   };
 }
 
