@@ -27,6 +27,8 @@ const CUSTOMER_AREAS = [
   ['audit-log', 'Audit log'],
   ['profile', 'Profile and security'],
 ] as const;
+/** Customer areas whose page is built, no longer a placeholder. */
+const BUILT: ReadonlySet<string> = new Set(['api-keys', 'credits']);
 const ADMIN_AREAS = [
   ['admin/accounts', 'Accounts'],
   ['admin/sender-review', 'Sender review'],
@@ -273,7 +275,8 @@ for (const engine of testEngines()) {
       for (const [path, title] of CUSTOMER_AREAS) {
         await page.goto(`/console/${path}`);
         await expectHeading(page, title);
-        await page.getByText('This page is being built').waitFor();
+        // Pages already built have their own tests (keys and credits: accounts.test.ts).
+        if (!BUILT.has(path)) await page.getByText('This page is being built').waitFor();
         await screenshot(page, `${path}-desktop`);
       }
       assert.equal(await page.getByRole('link', { name: 'Accounts' }).count(), 0);

@@ -93,6 +93,12 @@ export const areas: readonly ConsoleArea[] = [
     roles: admin,
     group: 'admin',
     page: () => import('./routes/admin/accounts').then((m) => m.AdminAccountsRoute),
+    subpages: [
+      {
+        path: ':accountId',
+        page: () => import('./routes/admin/accounts').then((m) => m.AdminAccountRoute),
+      },
+    ],
   },
   {
     key: 'adminSenderReview',

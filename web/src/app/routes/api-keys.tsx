@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../../components/ui/placeholder-page';
+import { ApiKeysPage } from '../../features/api-keys/api-keys-page';
 
 export function ApiKeysRoute() {
-  return <PlaceholderPage area="apiKeys" />;
+  return <ApiKeysPage />;
 }

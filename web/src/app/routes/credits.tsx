@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../../components/ui/placeholder-page';
+import { CreditsPage } from '../../features/credits/credits-page';
 
 export function CreditsRoute() {
-  return <PlaceholderPage area="credits" />;
+  return <CreditsPage />;
 }

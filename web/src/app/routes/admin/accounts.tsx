@@ -1,5 +1,10 @@
-import { PlaceholderPage } from '../../../components/ui/placeholder-page';
+import { AccountDetailPage } from '../../../features/admin-accounts/account-detail-page';
+import { AccountsPage } from '../../../features/admin-accounts/accounts-page';
 
 export function AdminAccountsRoute() {
-  return <PlaceholderPage area="adminAccounts" />;
+  return <AccountsPage />;
+}
+
+export function AdminAccountRoute() {
+  return <AccountDetailPage />;
 }

@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../../../components/ui/placeholder-page';
+import { CarriersPage } from '../../../features/carriers/carriers-page';
 
 export function AdminCarriersRoute() {
-  return <PlaceholderPage area="adminCarriers" />;
+  return <CarriersPage />;
 }

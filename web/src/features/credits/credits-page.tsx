@@ -1,0 +1,50 @@
+import { Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { usePageTitle } from '../../lib/use-page-title';
+import { useLedger } from './api';
+import { LedgerTable } from './ledger-table';
+
+/** The owner's balance, price per part and ledger. */
+export function CreditsPage() {
+  const { t, i18n } = useTranslation();
+  usePageTitle(t('areas.credits.title'));
+  const ledger = useLedger('/credits');
+  const first = ledger.data?.pages[0];
+  const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={1}>{t('areas.credits.title')}</Title>
+        <Text c="dimmed" mt="xs">
+          {t('areas.credits.summary')}
+        </Text>
+      </div>
+      {first ? (
+        <SimpleGrid cols={{ base: 1, xs: 2 }} maw={560}>
+          <Card withBorder>
+            <Text size="sm" c="dimmed">
+              {t('credits.balance')}
+            </Text>
+            <Text size="xl" fw={700} data-testid="credit-balance">
+              {number.format(first.balance)}
+            </Text>
+          </Card>
+          <Card withBorder>
+            <Text size="sm" c="dimmed">
+              {t('credits.pricePerPart')}
+            </Text>
+            <Text size="xl" fw={700}>
+              {number.format(first.pricePerPart)}
+            </Text>
+          </Card>
+        </SimpleGrid>
+      ) : null}
+      <Group>
+        <Title order={2} size="h3">
+          {t('credits.ledger')}
+        </Title>
+      </Group>
+      <LedgerTable ledger={ledger} />
+    </Stack>
+  );
+}

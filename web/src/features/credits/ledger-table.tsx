@@ -1,0 +1,106 @@
+import {
+  Badge,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { LedgerEntry, LedgerReason } from '@contract/credits';
+import { ApiErrorAlert } from '../../components/ui/api-error-alert';
+import { useFormatDate } from '../../lib/use-format-date';
+import { useLedger } from './api';
+
+const REASON_COLOURS: Record<LedgerReason, string> = {
+  'top-up': 'teal',
+  send: 'blue',
+  hold: 'yellow',
+  refund: 'grape',
+  adjustment: 'orange',
+};
+
+/** The ledger of one account with a "show more" that follows the cursor. */
+export function LedgerTable({ ledger }: { ledger: ReturnType<typeof useLedger> }) {
+  const { t, i18n } = useTranslation();
+  const formatDate = useFormatDate();
+  const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB', {
+    signDisplay: 'exceptZero',
+  });
+  const plain = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
+  const entries: LedgerEntry[] = ledger.data?.pages.flatMap((page) => page.data) ?? [];
+  return (
+    <Stack gap="sm">
+      <ApiErrorAlert error={ledger.error} />
+      {ledger.isPending ? <Text c="dimmed">{t('app.loading')}</Text> : null}
+      {ledger.isSuccess && entries.length === 0 ? <Text>{t('credits.empty')}</Text> : null}
+      {entries.length > 0 ? (
+        <Table.ScrollContainer minWidth={680}>
+          <Table striped verticalSpacing="xs" aria-label={t('credits.ledgerLabel')}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('credits.when')}</Table.Th>
+                <Table.Th>{t('credits.reason')}</Table.Th>
+                <Table.Th ta="right">{t('credits.change')}</Table.Th>
+                <Table.Th ta="right">{t('credits.balanceAfter')}</Table.Th>
+                <Table.Th>{t('credits.message')}</Table.Th>
+                <Table.Th>{t('credits.note')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {entries.map((entry) => (
+                <Table.Tr key={entry.id}>
+                  <Table.Td>{formatDate(entry.createdAt)}</Table.Td>
+                  <Table.Td>
+                    <Badge color={REASON_COLOURS[entry.reason]} variant="light">
+                      {t(`credits.reasons.${entry.reason}`)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td ta="right" c={entry.delta < 0 ? 'red.8' : 'teal.8'} fw={500}>
+                    {number.format(entry.delta)}
+                  </Table.Td>
+                  <Table.Td ta="right">{plain.format(entry.balanceAfter)}</Table.Td>
+                  <Table.Td>
+                    {entry.messageUuid ? <MessageRef uuid={entry.messageUuid} /> : '—'}
+                  </Table.Td>
+                  <Table.Td>{entry.note ?? ''}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      ) : null}
+      {ledger.hasNextPage ? (
+        <Group justify="center">
+          <Button
+            variant="default"
+            loading={ledger.isFetchingNextPage}
+            onClick={() => void ledger.fetchNextPage()}
+          >
+            {t('credits.more')}
+          </Button>
+        </Group>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** The message a row is about: its uuid, shortened, copied whole on click. */
+function MessageRef({ uuid }: { uuid: string }) {
+  const { t } = useTranslation();
+  return (
+    <CopyButton value={uuid}>
+      {({ copied, copy }) => (
+        <Tooltip label={copied ? t('credits.copied') : uuid}>
+          <UnstyledButton onClick={copy} aria-label={t('credits.copyMessage', { uuid })}>
+            <Code>{uuid.slice(0, 8)}</Code>
+          </UnstyledButton>
+        </Tooltip>
+      )}
+    </CopyButton>
+  );
+}
