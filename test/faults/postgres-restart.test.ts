@@ -4,6 +4,7 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { generateApiKey } from '../../src/domain/accounts/api-key.js';
 import { createAccount } from '../../src/domain/accounts/create-account.js';
+import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { startRuntime, type Runtime } from '../../src/main.js';
 import { eventually } from '../support/delivery-rig.js';
 import { createPgCluster, type PgCluster } from '../support/pg-cluster.js';
@@ -42,7 +43,12 @@ describe('PostgreSQL restarted under Nok', () => {
       { logger: pino({ level: 'silent' }), listen: false },
     );
     const { store } = runtime;
-    const account = await createAccount(store, { name: 'Drill', credits, nowMs: Date.now() });
+    const account = await createAccount(store, {
+      name: 'Drill',
+      credits,
+      nowMs: Date.now(),
+      actor: SYSTEM_ACTOR,
+    });
     accountId = account.id;
     await store.createSender({ accountId, name: sender, status: 'approved', nowMs: Date.now() });
     const generated = generateApiKey();
