@@ -6,7 +6,7 @@
 // directory runs nothing and reports success.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildConsole, consoleBuildProblem } from './console-build.mjs';
 
@@ -31,14 +31,26 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-// Browser tests drive the built console: build it first when it is missing or stale.
-if (files.some((file) => /(^|[\\/])test[\\/]browser([\\/]|$)/.test(file))) {
+// Browser tests drive the built console, and `nok start`'s test fetches it: build it first when
+// it is missing or stale.
+const needsConsole = [
+  /(^|[\\/])test[\\/]browser([\\/]|$)/,
+  /(^|[\\/])test[\\/]cli[\\/]start\.test\.ts$/,
+];
+if (files.some((file) => needsConsole.some((pattern) => pattern.test(file)))) {
   const problem = consoleBuildProblem();
   if (problem) {
-    console.log(`${problem}: building it for the browser tests`);
+    console.log(`${problem}: building it for the tests that use it`);
     buildConsole();
   }
 }
+
+// Files run side by side, one more than the cores: most of a file's time is spent waiting on a
+// database, a socket or Chromium, and each starts a process of its own. Every file uses its own
+// ports, SQLite files and PostgreSQL schemas, so they do not meet. `--test-concurrency=N` wins.
+const concurrency = flags.some((flag) => flag.startsWith('--test-concurrency'))
+  ? []
+  : [`--test-concurrency=${availableParallelism() + 1}`];
 
 const dir = mkdtempSync(join(tmpdir(), 'nok-tests-'));
 const tap = join(dir, 'results.tap');
@@ -52,6 +64,7 @@ const result = spawnSync(
     '--test-reporter-destination=stdout',
     '--test-reporter=tap',
     `--test-reporter-destination=${tap}`,
+    ...concurrency,
     ...flags,
     ...files,
   ],

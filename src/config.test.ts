@@ -143,3 +143,95 @@ describe('NOK_TRUST_PROXY', () => {
     assert.throws(() => loadConfig({ NOK_TRUST_PROXY: 'yes' }), /NOK_TRUST_PROXY/);
   });
 });
+
+describe('mail settings', () => {
+  it('write mail to the log, from Nok <nok@localhost>, with links on NOK_HOST:NOK_PORT by default', () => {
+    const config = loadConfig({});
+    assert.deepEqual(config.mail, { smtpUrl: undefined, from: 'Nok <nok@localhost>' });
+    assert.equal(config.publicUrl, 'http://127.0.0.1:8080');
+    assert.equal(config.consoleOrigin, undefined, 'state changes checked against their own Host');
+    assert.equal(
+      loadConfig({ NOK_HOST: '0.0.0.0', NOK_PORT: '80' }).publicUrl,
+      'http://localhost:80',
+    );
+    assert.deepEqual(config.linkLifetimes, {
+      invitationMs: 7 * 86_400_000,
+      passwordResetMs: 3_600_000,
+    });
+  });
+
+  it('take SMTP, the sender, the public URL and the link lifetimes', () => {
+    const config = loadConfig({
+      NOK_SMTP_URL: 'smtps://nok:pw@mail.example.com:465',
+      NOK_MAIL_FROM: 'Example SMS <sms@example.com>',
+      NOK_PUBLIC_URL: 'https://sms.example.com/',
+      NOK_INVITATION_TTL_HOURS: '48',
+      NOK_PASSWORD_RESET_TTL_MINUTES: '15',
+    });
+    assert.equal(config.mail.smtpUrl, 'smtps://nok:pw@mail.example.com:465');
+    assert.equal(config.mail.from, 'Example SMS <sms@example.com>');
+    assert.equal(config.publicUrl, 'https://sms.example.com');
+    assert.equal(
+      loadConfig({ NOK_PUBLIC_URL: 'https://sms.example.com:8443/nok/' }).consoleOrigin,
+      'https://sms.example.com:8443',
+    );
+    assert.deepEqual(config.linkLifetimes, {
+      invitationMs: 48 * 3_600_000,
+      passwordResetMs: 900_000,
+    });
+  });
+
+  it('refuse malformed values, naming the variable and never echoing an SMTP password', () => {
+    for (const [name, value] of [
+      ['NOK_SMTP_URL', 'http://user:hunter2@mail.example.com'],
+      ['NOK_SMTP_URL', 'not a url hunter2'],
+      ['NOK_MAIL_FROM', 'nobody'],
+      ['NOK_PUBLIC_URL', 'ftp://sms.example.com'],
+      ['NOK_PUBLIC_URL', 'https://sms.example.com/?next=1'],
+      ['NOK_INVITATION_TTL_HOURS', '0'],
+      ['NOK_PASSWORD_RESET_TTL_MINUTES', '1'],
+    ] as const) {
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (error: Error) => error.message.includes(name) && !error.message.includes('hunter2'),
+        `${name}=${value}`,
+      );
+    }
+  });
+});
+
+describe('NOK_SESSION_IDLE_MINUTES and NOK_SESSION_MAX_HOURS', () => {
+  it('end console sessions after 30 idle minutes and 12 hours unless set', () => {
+    assert.deepEqual(loadConfig({}).sessionLimits, {
+      idleMs: 30 * 60_000,
+      absoluteMs: 12 * 3_600_000,
+    });
+  });
+
+  it('take minutes and hours', () => {
+    assert.deepEqual(
+      loadConfig({ NOK_SESSION_IDLE_MINUTES: '5', NOK_SESSION_MAX_HOURS: '1' }).sessionLimits,
+      { idleMs: 5 * 60_000, absoluteMs: 3_600_000 },
+    );
+  });
+
+  it('refuse what is not a whole number in bounds, naming the variable', () => {
+    for (const [name, value] of [
+      ['NOK_SESSION_IDLE_MINUTES', '0'],
+      ['NOK_SESSION_IDLE_MINUTES', 'half an hour'],
+      ['NOK_SESSION_IDLE_MINUTES', '1441'],
+      ['NOK_SESSION_MAX_HOURS', '0'],
+      ['NOK_SESSION_MAX_HOURS', '1.5'],
+      ['NOK_SESSION_MAX_HOURS', '721'],
+    ] as const) {
+      assert.throws(() => loadConfig({ [name]: value }), new RegExp(name), `${name}=${value}`);
+    }
+  });
+
+  it('refuse an idle limit longer than the absolute one', () => {
+    assert.throws(
+      () => loadConfig({ NOK_SESSION_IDLE_MINUTES: '120', NOK_SESSION_MAX_HOURS: '1' }),
+      /NOK_SESSION_IDLE_MINUTES: must be at most NOK_SESSION_MAX_HOURS/,
+    );
+  });
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LogFormatSetting } from './logging/create-logger.js';
+import { ExplainedError } from './runtime/explained-error.js';
 import { parseSmscOptions } from './smsc/parse-smsc-options.js';
 import type { SmscSettings } from './smsc/smsc-options.js';
 
@@ -29,6 +30,44 @@ const smscOptions = z
       return z.NEVER;
     }
   });
+
+/** NOK_SMTP_URL: smtp:// or smtps://, with a host. Its text is never echoed (it may hold a password). */
+const smtpUrl = z
+  .string()
+  .min(1)
+  .refine((text) => {
+    try {
+      const url = new URL(text);
+      return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be smtp://[user:password@]host[:port] or smtps://…')
+  .optional();
+
+/** NOK_MAIL_FROM: `address@host` or `Name <address@host>`. */
+const mailFrom = z
+  .string()
+  .trim()
+  .regex(
+    /^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/,
+    'must be an address (nok@example.com) or Name <nok@example.com>',
+  )
+  .default('Nok <nok@localhost>');
+
+/** NOK_PUBLIC_URL: where people reach the console, for links in mail (http or https, no query). */
+const publicUrl = z
+  .string()
+  .refine((text) => {
+    try {
+      const url = new URL(text);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash;
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL such as https://sms.example.com, without query or fragment')
+  .transform((text) => text.replace(/\/+$/, ''))
+  .optional();
 
 const schema = z
   .object({
@@ -68,8 +107,24 @@ const schema = z
     NOK_METRICS: z.enum(['on', 'off']).default('on'),
     NOK_TRUST_PROXY: z.enum(['on', 'off']).default('off'),
     NOK_SENDER_DOCUMENT_MAX_BYTES: integer(1024, 100 * 1024 * 1024).default(10 * 1024 * 1024),
+    NOK_SMTP_URL: smtpUrl,
+    NOK_MAIL_FROM: mailFrom,
+    NOK_PUBLIC_URL: publicUrl,
+    NOK_INVITATION_TTL_HOURS: integer(1, 90 * 24).default(7 * 24),
+    NOK_PASSWORD_RESET_TTL_MINUTES: integer(5, 24 * 60).default(60),
+    // A console session ends after this long without a request (1 minute to 1 day) …
+    NOK_SESSION_IDLE_MINUTES: integer(1, 24 * 60).default(30),
+    // … and this long after sign-in however busy it is (1 hour to 30 days).
+    NOK_SESSION_MAX_HOURS: integer(1, 30 * 24).default(12),
   })
   .superRefine((e, ctx) => {
+    if (e.NOK_SESSION_IDLE_MINUTES > e.NOK_SESSION_MAX_HOURS * 60) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['NOK_SESSION_IDLE_MINUTES'],
+        message: `must be at most NOK_SESSION_MAX_HOURS (${e.NOK_SESSION_MAX_HOURS} hours) in minutes`,
+      });
+    }
     if (e.NOK_DISPATCH_RETRY_MAX_DELAY_MS < e.NOK_DISPATCH_RETRY_INITIAL_DELAY_MS) {
       ctx.addIssue({
         code: 'custom',
@@ -136,13 +191,40 @@ export interface Config {
   readonly trustProxy: boolean;
   /** The largest document a sender-name request may carry, each. */
   readonly senderDocumentMaxBytes: number;
+  readonly mail: {
+    /** Unset: mail is written to the log instead (a demo). */
+    readonly smtpUrl: string | undefined;
+    readonly from: string;
+  };
+  /**
+   * The base of links in mail (NOK_PUBLIC_URL; default http://NOK_HOST:NOK_PORT). Never taken
+   * from a request's Host header, which whoever sends the request writes.
+   */
+  readonly publicUrl: string;
+  /**
+   * The console's origin when NOK_PUBLIC_URL names it: a state change must come from there
+   * (its Origin), whatever Host it names. Undefined: the request's own protocol and Host.
+   */
+  readonly consoleOrigin: string | undefined;
+  /** How long mailed links stay good. */
+  readonly linkLifetimes: { readonly invitationMs: number; readonly passwordResetMs: number };
+  /** Console sessions end when idle this long, and this long after sign-in whatever happens. */
+  readonly sessionLimits: { readonly idleMs: number; readonly absoluteMs: number };
+}
+
+/** http://host:port of the API, as a browser on this machine reaches it. */
+export function defaultPublicUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid settings; fix these environment variables: ${problems.join('; ')}`);
+    throw new ExplainedError(
+      `Invalid settings; fix these environment variables: ${problems.join('; ')}`,
+    );
   }
   const e = parsed.data;
   return Object.freeze({
@@ -186,5 +268,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: e.NOK_METRICS === 'on',
     trustProxy: e.NOK_TRUST_PROXY === 'on',
     senderDocumentMaxBytes: e.NOK_SENDER_DOCUMENT_MAX_BYTES,
+    mail: Object.freeze({ smtpUrl: e.NOK_SMTP_URL, from: e.NOK_MAIL_FROM }),
+    publicUrl: e.NOK_PUBLIC_URL ?? defaultPublicUrl(e.NOK_HOST, e.NOK_PORT),
+    consoleOrigin: e.NOK_PUBLIC_URL === undefined ? undefined : new URL(e.NOK_PUBLIC_URL).origin,
+    linkLifetimes: Object.freeze({
+      invitationMs: e.NOK_INVITATION_TTL_HOURS * 3_600_000,
+      passwordResetMs: e.NOK_PASSWORD_RESET_TTL_MINUTES * 60_000,
+    }),
+    sessionLimits: Object.freeze({
+      idleMs: e.NOK_SESSION_IDLE_MINUTES * 60_000,
+      absoluteMs: e.NOK_SESSION_MAX_HOURS * 3_600_000,
+    }),
   });
 }

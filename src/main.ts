@@ -11,14 +11,18 @@ import { createLogger } from './logging/create-logger.js';
 import { Metrics } from './metrics/metrics.js';
 import { buildOpsApp } from './ops/ops-routes.js';
 import type { ReadOpsStatus } from './ops/ops-status.js';
+import type { DispatchersView } from './ops/status-board.js';
 import { startBackgroundJobs, type BackgroundJobs } from './scheduler/background-jobs.js';
 import { startSmsc, type RunningSmsc } from './smsc/start-smsc.js';
 import { startDelivery } from './runtime/start-delivery.js';
+import { ExplainedError } from './runtime/explained-error.js';
 import { describeError, listenOrExplain, StartedParts } from './runtime/start-steps.js';
 import type { Database } from './storage/engine.js';
-import { migrate } from './storage/migrate.js';
-import { openDatabase } from './storage/open-database.js';
+import { dispatchersViewOf } from './storage/status-board-store.js';
 import { createStore } from './storage/store.js';
+import { logMailer } from './mail/log-mailer.js';
+import { smtpMailer } from './mail/smtp-mailer.js';
+import { openMigratedDatabase } from './runtime/open-migrated-database.js';
 
 export interface Roles {
   readonly api: boolean;
@@ -104,18 +108,23 @@ export async function startRuntime(
           intervalMs: config.schedulerIntervalMs,
           chunkSize: config.materialiseChunkSize,
           onWork: () => delivery?.dispatcher.wake(),
+          purge: { sessionLimits: config.sessionLimits },
         })
       : undefined;
     if (jobs) started.push(() => jobs.stop());
 
-    // /status on the operator listener and the console's carriers page read this one source.
-    const status: ReadOpsStatus = async () => ({
-      roles: { ...roles },
-      carriers: delivery?.carriers.status() ?? [],
-      dispatcher: delivery?.dispatcher.stats() ?? null,
-      queueDepth: await database.delivery.queueDepth(),
-      smsc: smsc ? { host: smsc.host, port: smsc.port } : null,
-    });
+    // /status on the operator listener shows this process; the console's carriers page shows
+    // every dispatcher process, from the statuses they publish (ADR 0035).
+    const status: ReadOpsStatus = async () => {
+      const own = delivery?.status();
+      return {
+        roles: { ...roles },
+        carriers: own?.carriers ?? [],
+        dispatcher: own?.dispatcher ?? null,
+        queueDepth: await database.delivery.queueDepth(),
+        smsc: smsc ? { host: smsc.host, port: smsc.port } : null,
+      };
+    };
 
     const api = roles.api
       ? await startApi(config, {
@@ -123,7 +132,7 @@ export async function startRuntime(
           clock,
           logger,
           listen,
-          status,
+          dispatchers: dispatchersViewOf(database),
           onAccepted: (charged) => {
             jobs?.wake();
             metrics?.acceptedRecipients.inc({ engine: database.engine.name }, charged);
@@ -161,20 +170,11 @@ async function openStore(
   clock: Clock,
   logger: Logger,
 ): Promise<{ database: Database; store: Store }> {
-  let database: Database | undefined;
-  try {
-    database = openDatabase(config.databaseUrl, {
-      onIdleConnectionError: (error) =>
-        logger.warn({ err: error }, 'an idle database connection broke; the pool replaces it'),
-    });
-    await migrate(database, clock.now());
-  } catch (error) {
-    await database?.close().catch(() => undefined);
-    throw new Error(
-      `Cannot open the database ${withoutPassword(config.databaseUrl)} (NOK_DATABASE_URL): ${describeError(error)}`,
-      { cause: error },
-    );
-  }
+  const { database } = await openMigratedDatabase(config.databaseUrl, {
+    nowMs: clock.now(),
+    onIdleConnectionError: (error) =>
+      logger.warn({ err: error }, 'an idle database connection broke; the pool replaces it'),
+  });
   return { database, store: createStore(database.db) };
 }
 
@@ -190,7 +190,7 @@ async function startBuiltInSmsc(config: Config, logger: Logger): Promise<Running
       logger: logger.child({ role: 'smsc' }),
     });
   } catch (error) {
-    throw new Error(
+    throw new ExplainedError(
       `Cannot start the built-in SMSC on ${host}:${port} (NOK_SMSC_HOST, NOK_SMSC_PORT): ${describeError(error)}`,
       { cause: error },
     );
@@ -207,7 +207,7 @@ async function startApi(
     clock: Clock;
     logger: Logger;
     listen: boolean;
-    status: ReadOpsStatus;
+    dispatchers: DispatchersView;
     onAccepted: (charged: number) => void;
   },
 ): Promise<{ app: FastifyInstance; url?: string }> {
@@ -219,8 +219,15 @@ async function startApi(
     sendBodyLimitBytes: config.sendBodyLimitBytes,
     trustProxy: config.trustProxy,
     senderDocumentMaxBytes: config.senderDocumentMaxBytes,
+    mailer: config.mail.smtpUrl
+      ? smtpMailer(config.mail.smtpUrl, config.mail.from)
+      : logMailer(deps.logger.child({ part: 'mail' })),
+    publicUrl: config.publicUrl,
+    consoleOrigin: config.consoleOrigin,
+    linkLifetimes: config.linkLifetimes,
+    sessionLimits: config.sessionLimits,
     onAccepted: deps.onAccepted,
-    opsStatus: deps.status,
+    dispatchers: deps.dispatchers,
   });
   if (!deps.listen) return { app };
   const url = await listenOrExplain(
@@ -251,16 +258,4 @@ async function startOps(
     settings: 'NOK_OPS_HOST, NOK_OPS_PORT',
   });
   return { app, url };
-}
-
-/** A database URL fit for a message: a PostgreSQL password becomes `***`. */
-function withoutPassword(url: string): string {
-  if (!/^postgres(ql)?:\/\//.test(url)) return url;
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres://…';
-  }
 }

@@ -17,7 +17,17 @@ import type { RequiredScope } from '../domain/accounts/authenticate.js';
  * - `{ role }`: a console route (under /console/api): the session cookie, its expiry, CSRF on
  *   every state change, then the role (`ConsoleRole`), checked by `console/console-session.ts`.
  */
-export type Access = 'public' | { readonly scope: RequiredScope } | { readonly role: ConsoleRole };
+export type Access = 'public' | { readonly scope: RequiredScope } | ConsoleAccess;
+
+/**
+ * A console route's declaration. Someone who must sign in with TOTP and has not enrolled yet
+ * holds a restricted session: every route refuses them (403 TOTP_ENROLMENT_REQUIRED) but guest
+ * routes and the `user` routes declared `whileEnrolling` (the session, the profile and the
+ * enrolment itself), so a new route is closed to them unless it says otherwise.
+ */
+export type ConsoleAccess =
+  | { readonly role: Exclude<ConsoleRole, 'user'> }
+  | { readonly role: 'user'; readonly whileEnrolling?: true };
 
 /**
  * Who may call a console route:

@@ -17,18 +17,23 @@ export function presentMessage(message: Message, counts?: ReadonlyMap<RecipientS
     createdAt: iso(message.createdAt),
     updatedAt: iso(message.updatedAt),
     completedAt: message.completedAt === null ? null : iso(message.completedAt),
-    recipients: {
-      requested: message.requestedCount,
-      unique: message.recipientTotal,
-      duplicates: message.duplicateCount,
-      valid: message.validCount,
-      invalid: message.invalidCount,
-      blocked: message.blockedCount,
-      charged: message.chargedCount,
-    },
+    recipients: presentRecipientCounts(message),
     creditsPerPart: message.pricePerPart,
     cost: message.cost,
     ...(counts ? { drSummary: Object.fromEntries(counts) } : {}),
+  };
+}
+
+/** What became of a message's requested numbers, as both APIs show it. */
+export function presentRecipientCounts(message: Message) {
+  return {
+    requested: message.requestedCount,
+    unique: message.recipientTotal,
+    duplicates: message.duplicateCount,
+    valid: message.validCount,
+    invalid: message.invalidCount,
+    blocked: message.blockedCount,
+    charged: message.chargedCount,
   };
 }
 

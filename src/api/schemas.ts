@@ -1,5 +1,6 @@
 import { DATE_TIME_PATTERN } from '../domain/date-time.js';
 import { LIMITS } from '../domain/limits.js';
+import { MSISDN_PATTERN } from '../domain/recipients/msisdn.js';
 import { SENDER_NAME_PATTERN } from '../domain/senders/sender-name.js';
 import { MESSAGE_STATUSES, RECIPIENT_STATUSES } from '../domain/statuses.js';
 
@@ -190,7 +191,7 @@ const msisdns = {
   type: 'array',
   maxItems: LIMITS.numbersPerRequest,
   items: { type: 'string', description: '66XXXXXXXXX or 0XXXXXXXXX' },
-  description: `Up to ${LIMITS.numbersPerRequest.toLocaleString('en-US')} numbers. Numbers are normalised to 66XXXXXXXXX and counted once each; a malformed one becomes a recipient with status invalid, not charged. Give msisdns, contactGroupId, or both (the union is sent).`,
+  description: `Up to ${LIMITS.numbersPerRequest.toLocaleString('en-US')} numbers. Numbers are normalised to 66XXXXXXXXX and counted once each; a malformed one becomes a recipient with status invalid, not charged. Give msisdns, contactGroupId, or both (the union is sent); without a group, msisdns holds at least one valid number.`,
 } as const;
 
 const variables = {
@@ -201,12 +202,20 @@ const variables = {
 
 /**
  * The rules across members, as JSON Schema keywords that validators and fuzzers read: exactly
- * one of content/templateId, at least one of msisdns/contactGroupId, variables only with a
- * template.
+ * one of content/templateId, at least one of msisdns/contactGroupId (msisdns alone holding a
+ * valid number, or nothing could be sent), variables only with a template.
  */
 const memberRules = [
   { oneOf: [{ required: ['content'] }, { required: ['templateId'] }] },
-  { anyOf: [{ required: ['msisdns'] }, { required: ['contactGroupId'] }] },
+  {
+    anyOf: [
+      {
+        required: ['msisdns'],
+        properties: { msisdns: { contains: { type: 'string', pattern: MSISDN_PATTERN } } },
+      },
+      { required: ['contactGroupId'] },
+    ],
+  },
   { dependentRequired: { variables: ['templateId'] } },
 ] as const;
 

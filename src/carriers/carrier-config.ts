@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { ExplainedError } from '../runtime/explained-error.js';
 
 /**
  * The carrier file (`NOK_CARRIERS_FILE`): the SMPP carriers Nok delivers to, how to bind to each
@@ -44,7 +45,7 @@ export interface CarrierSettings {
 }
 
 /** The file is unreadable or wrong; `problems` names each bad field and how to fix it. */
-export class CarrierConfigError extends Error {
+export class CarrierConfigError extends ExplainedError {
   override readonly name = 'CarrierConfigError';
   constructor(
     message: string,

@@ -2,11 +2,10 @@ import type { Config } from '../config.js';
 import { systemClock } from '../domain/clock.js';
 import { DomainError } from '../domain/errors.js';
 import type { Store } from '../domain/ports.js';
-import { migrate } from '../storage/migrate.js';
-import { openDatabase } from '../storage/open-database.js';
 import { createStore } from '../storage/store.js';
 import { ADMIN_COMMANDS, type AdminCommand, type Work } from './admin-commands.js';
 import { flag, parseCommandArgs, UsageError } from './parse-args.js';
+import { openMigratedDatabase } from '../runtime/open-migrated-database.js';
 
 const EXIT_OK = 0;
 const EXIT_REFUSED = 1;
@@ -89,10 +88,9 @@ async function withStore<T>(
   config: Config,
   work: (store: Store, nowMs: number) => Promise<T>,
 ): Promise<T> {
-  const database = openDatabase(config.databaseUrl);
+  const nowMs = systemClock.now();
+  const { database } = await openMigratedDatabase(config.databaseUrl, { nowMs });
   try {
-    const nowMs = systemClock.now();
-    await migrate(database, nowMs);
     return await work(createStore(database.db), nowMs);
   } finally {
     await database.close();

@@ -2,19 +2,21 @@
 import { loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logging/create-logger.js';
 import { startRuntime, type Roles } from '../main.js';
+import { describeFailure } from '../runtime/describe-failure.js';
+import { ExplainedError } from '../runtime/explained-error.js';
 import { describeError } from '../runtime/start-steps.js';
 import { startSmsc } from '../smsc/start-smsc.js';
-import { migrate } from '../storage/migrate.js';
-import { openDatabase } from '../storage/open-database.js';
 import { runAdmin } from './admin.js';
 import { ensureDemoAccount } from './demo.js';
+import { openMigratedDatabase } from '../runtime/open-migrated-database.js';
 
 const USAGE = `Usage: nok <command>
 
   start        every role in one process (API, scheduler, dispatcher; the built-in SMSC as
                the carrier unless NOK_CARRIERS_FILE is set); a demo account on an empty store
   api          the HTTP API only
-  scheduler    releases scheduled messages and materialises recipient rows
+  scheduler    releases scheduled messages and materialises recipient rows; purges expired
+               console sessions, sign-in counters and one-time links
   dispatcher   delivers to the carriers of NOK_CARRIERS_FILE
   smsc         the built-in SMSC simulator alone, on NOK_SMSC_HOST:NOK_SMSC_PORT
   status       prints the /status of the Nok whose operator endpoints are on
@@ -40,8 +42,15 @@ async function main(argv: string[]): Promise<number> {
       const stopRequested = stopSignal();
       const logger = createLogger(config);
       const runtime = await startRuntime(config, roles, { logger });
-      if (command === 'start')
-        await ensureDemoAccount(runtime.store, config, runtime.url, console.log);
+      if (command === 'start') {
+        // A demo that cannot be made ends the start: stop what runs, so the process exits now.
+        await ensureDemoAccount(runtime.store, config, runtime.url, console.log).catch(
+          async (error: unknown) => {
+            await runtime.stop();
+            throw error;
+          },
+        );
+      }
       logger.info({ url: runtime.url, opsUrl: runtime.opsUrl, roles }, 'nok started');
       await stopRequested;
       logger.info('stopping');
@@ -65,9 +74,10 @@ async function main(argv: string[]): Promise<number> {
     case 'status':
       return printStatus(config);
     case 'migrate': {
-      const database = openDatabase(config.databaseUrl);
+      const { database, applied } = await openMigratedDatabase(config.databaseUrl, {
+        nowMs: Date.now(),
+      });
       try {
-        const applied = await migrate(database);
         console.log(
           applied.length > 0 ? `Applied migrations ${applied.join(', ')}` : 'Already up to date',
         );
@@ -91,7 +101,7 @@ async function printStatus(config: Config): Promise<number> {
   try {
     response = await fetch(url);
   } catch (error) {
-    throw new Error(
+    throw new ExplainedError(
       `Nothing answers at ${url} (${describeError((error as Error).cause ?? error)}); is a Nok running with these NOK_OPS_HOST and NOK_OPS_PORT?`,
       { cause: error },
     );
@@ -127,15 +137,19 @@ function stopSignal(): Promise<void> {
   });
 }
 
+// Ten frames (V8's default) end inside the database driver and the query builder; an operator
+// reading a crash needs the frames of Nok's own code above them.
+Error.stackTraceLimit = Math.max(Error.stackTraceLimit, 40);
 const argv = process.argv.slice(2);
 main(argv).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    // One line on stderr that says what failed and why (a failed start has already stopped
-    // what it started, so the process ends by itself; the timer is a backstop).
-    console.error(`nok ${argv[0] ?? ''}: ${describeError(error)}`.replace(/^nok : /, 'nok: '));
+    // What failed and why on stderr: one line for a failure Nok explains, the causes and
+    // stack of an unexpected one (a failed start has already stopped what it started, so the
+    // process ends by itself; the timer is a backstop).
+    console.error(`nok ${argv[0] ?? ''}: ${describeFailure(error)}`.replace(/^nok : /, 'nok: '));
     process.exitCode = 1;
     setTimeout(() => process.exit(1), 10_000).unref();
   },

@@ -1,5 +1,10 @@
 import type { Logger } from 'pino';
-import type { ChunkKey, DeliveryStore } from '../domain/delivery/delivery-store.js';
+import {
+  SWEEP_START,
+  type ChunkKey,
+  type DeliveryStore,
+  type SweepCursor,
+} from '../domain/delivery/delivery-store.js';
 
 export interface Upkeep {
   stop(): void;
@@ -35,7 +40,8 @@ export function startLeaseRenewal(input: {
 /**
  * Every `intervalMs`, times out the recipients whose receipt is overdue and matches orphan
  * receipts to their submissions (DeliveryStore.sweep). One sweep at a time; a full batch means
- * more is waiting, so it sweeps again at once rather than at the next tick.
+ * more is waiting, so it goes on at once past that batch rather than at the next tick, until
+ * every orphan and overdue candidate has been read once.
  */
 export function startReceiptSweep(input: {
   readonly delivery: DeliveryStore;
@@ -48,16 +54,17 @@ export function startReceiptSweep(input: {
   let sweeping = false;
   let stopped = false;
   async function sweep(): Promise<void> {
-    for (let more = true; more && !stopped;) {
+    for (let from: SweepCursor | null = SWEEP_START; from !== null && !stopped;) {
       const result = await input.delivery.sweep({
         nowMs: input.now(),
         receiptWindowsMs: input.receiptWindowsMs,
         defaultReceiptWindowMs: input.defaultReceiptWindowMs,
         orphanMaxAgeMs: input.defaultReceiptWindowMs,
+        from,
       });
       if (result.timedOut > 0)
         input.logger.info({ timedOut: result.timedOut }, 'recipients without a receipt timed out');
-      more = result.more;
+      from = result.next;
     }
   }
   const timer = setInterval(() => {

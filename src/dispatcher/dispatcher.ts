@@ -37,12 +37,13 @@ export interface DispatcherOptions {
   readonly sweepIntervalMs: number;
   /** How submit outcomes and receipts are grouped into commits. */
   readonly commit: GroupCommitOptions;
-  /** Told of every carrier answer and every stored receipt (metrics). */
+  /** Told of every carrier answer and every stored receipt (metrics, daily figures). */
   readonly observer?: DispatchObserver;
 }
 
 export interface DispatchObserver {
-  submitted(carrier: string, answer: SubmitAnswer): void;
+  /** `part`: the 0-based index of the part among its message's parts. */
+  submitted(carrier: string, answer: SubmitAnswer, part: number): void;
   receipts(applied: readonly AppliedReceipt[]): void;
 }
 

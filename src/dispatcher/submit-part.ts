@@ -13,7 +13,7 @@ export async function submitPart(
   part: OutgoingPart,
   recipient: DispatchRecipient,
   now: () => number,
-  observer?: { submitted(carrier: string, answer: SubmitAnswer): void },
+  observer?: { submitted(carrier: string, answer: SubmitAnswer, part: number): void },
 ): Promise<PartOutcome> {
   const { messageId } = part;
   const { seq } = recipient;
@@ -30,7 +30,7 @@ export async function submitPart(
   let error = '';
   for (const carrier of carriers) {
     const answer = await carrier.submit(part);
-    observer?.submitted(carrier.name, answer);
+    observer?.submitted(carrier.name, answer, part.part);
     switch (answer.kind) {
       case 'accepted':
         return {

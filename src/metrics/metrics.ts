@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { RECEIPT_LATENCY_BUCKETS_S } from '../domain/dashboard/latency-percentiles.js';
 
 /** What the metrics read when scraped: the process's carriers and dispatch backlog. */
 export interface MetricsSources {
@@ -58,7 +59,7 @@ export class Metrics {
       name: 'nok_receipt_latency_seconds',
       help: 'From a part accepted by the carrier to its final receipt.',
       labelNames: ['carrier'],
-      buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 1800, 3600, 21600, 86400],
+      buckets: [...RECEIPT_LATENCY_BUCKETS_S],
       registers,
     });
     const sources = () => this.#sources;

@@ -14,16 +14,28 @@ import {
   type DispatchObserver,
   type Dispatcher,
 } from '../dispatcher/dispatcher.js';
+import { startDeliveryFigures } from '../dispatcher/delivery-figures.js';
 import type { Metrics } from '../metrics/metrics.js';
+import type { DeliveryStatus } from '../ops/ops-status.js';
+import { startStatusPublisher } from '../ops/status-publisher.js';
 import type { RunningSmsc } from '../smsc/start-smsc.js';
+import { deliveryFiguresStore } from '../storage/dashboard-store.js';
 import type { Database } from '../storage/engine.js';
+import { statusBoardStore } from '../storage/status-board-store.js';
+import { ExplainedError } from './explained-error.js';
+
+/** How often a dispatcher adds its platform-dashboard figures to the database (ADR 0030). */
+const FIGURES_FLUSH_MS = 10_000;
 
 export interface Delivery {
   readonly dispatcher: Dispatcher;
   readonly carriers: Carriers;
+  /** What /status shows of delivery, and what the process publishes on the status board. */
+  status(): DeliveryStatus;
   /**
    * Stops claiming and drains the parts in flight, unbinds the carriers (receipts are still
    * stored meanwhile), then stores the receipts still queued; each within NOK_DISPATCH_DRAIN_MS.
+   * Its status stays published until the end, then is removed from the board.
    */
   stop(): Promise<void>;
 }
@@ -52,12 +64,21 @@ export async function startDelivery(
     // Receipts come only once the binds are open, below, after the dispatcher exists.
     onReceipt: (report) => dispatcher.recordReceipt(report),
   });
+  const figures = startDeliveryFigures({
+    store: deliveryFiguresStore(deps.database.db),
+    now: () => deps.clock.now(),
+    logger,
+    flushMs: FIGURES_FLUSH_MS,
+  });
+  // Names this process in its chunk leases and on the status board.
+  const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const observers = [figures.observer, ...(deps.metrics ? [metricsObserver(deps.metrics)] : [])];
   const dispatcher = startDispatcher({
     delivery: deps.database.delivery,
     route: carriers.route,
     clock: deps.clock,
     logger,
-    owner: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+    owner,
     chunkSize: settings.chunkSize,
     leaseMs: settings.leaseMs,
     maxInFlight: settings.maxInFlight || Math.max(100, carriers.windowCapacity),
@@ -71,16 +92,30 @@ export async function startDelivery(
     defaultReceiptWindowMs: Math.max(...carriers.receiptWindowsMs.values()),
     sweepIntervalMs: settings.sweepIntervalMs,
     commit: settings.commit,
-    observer: deps.metrics && metricsObserver(deps.metrics),
+    observer: allObservers(observers),
   });
   carriers.start();
+  const status = (): DeliveryStatus => ({
+    carriers: carriers.status(),
+    dispatcher: dispatcher.stats(),
+  });
+  const publisher = startStatusPublisher({
+    board: statusBoardStore(deps.database.db),
+    owner,
+    read: status,
+    now: () => deps.clock.now(),
+    logger,
+  });
   return {
     dispatcher,
     carriers,
+    status,
     async stop() {
       await dispatcher.stop(settings.drainMs);
       await carriers.stop(settings.drainMs);
       await dispatcher.stopReceipts();
+      await figures.stop();
+      await publisher.stop();
     },
   };
 }
@@ -88,9 +123,20 @@ export async function startDelivery(
 async function carriersOf(config: Config, smsc: RunningSmsc | undefined): Promise<CarrierConfig> {
   if (config.carriersFile) return loadCarrierConfig(config.carriersFile);
   if (smsc) return builtInCarrier(smsc);
-  throw new Error(
+  throw new ExplainedError(
     'The dispatcher has no carrier: set NOK_CARRIERS_FILE (see docs/carriers.example.json)',
   );
+}
+
+function allObservers(observers: readonly DispatchObserver[]): DispatchObserver {
+  return {
+    submitted(carrier, answer, part) {
+      for (const o of observers) o.submitted(carrier, answer, part);
+    },
+    receipts(applied) {
+      for (const o of observers) o.receipts(applied);
+    },
+  };
 }
 
 function metricsObserver(metrics: Metrics): DispatchObserver {

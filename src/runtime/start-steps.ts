@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { ExplainedError } from './explained-error.js';
 
 /**
  * The parts of a process started so far, each with how to stop it; stopped in the reverse
@@ -44,7 +45,7 @@ export async function listenOrExplain(
     });
   } catch (error) {
     await app.close().catch(() => undefined);
-    throw new Error(
+    throw new ExplainedError(
       `Cannot listen for ${about.what} on ${address.host}:${address.port} (${about.settings}): ${describeError(error)}`,
       { cause: error },
     );

@@ -3,6 +3,7 @@ import type { Store } from '../domain/ports.js';
 import type { Db } from './schema.js';
 import type { LedgerReason } from '../domain/ports.js';
 import type { AccountStatus } from '../domain/statuses.js';
+import { fromLedger } from './from-ledger.js';
 import { containsPattern, toAccount, toApiKey } from './rows.js';
 
 type AccountsStore = Pick<
@@ -32,7 +33,6 @@ export function accountsStore(db: Db): AccountsStore {
         .insertInto('accounts')
         .values({
           name,
-          balance: 0,
           price_per_part: pricePerPart,
           next_ref_no: 1,
           status: 'active',
@@ -154,8 +154,11 @@ export function accountsStore(db: Db): AccountsStore {
       return { items: rows.map(toAccount), total: Number(count.n) };
     },
 
-    async updateAccountSettings(id, { pricePerPart, rateLimitRequests }) {
+    async updateAccountSettings(id, { pricePerPart, rateLimitRequests, lowBalanceThreshold }) {
       const changes = {
+        ...(lowBalanceThreshold === undefined
+          ? {}
+          : { low_balance_threshold: lowBalanceThreshold }),
         ...(pricePerPart === undefined ? {} : { price_per_part: pricePerPart }),
         ...(rateLimitRequests === undefined ? {} : { rate_limit_requests: rateLimitRequests }),
       };
@@ -182,8 +185,7 @@ export function accountsStore(db: Db): AccountsStore {
     },
 
     async ledgerPage(accountId, beforeId, limit) {
-      let query = db
-        .selectFrom('credit_ledger')
+      let query = fromLedger(db)
         .leftJoin('messages', 'messages.id', 'credit_ledger.message_id')
         .select([
           'credit_ledger.id',
@@ -209,8 +211,7 @@ export function accountsStore(db: Db): AccountsStore {
     },
 
     async ledgerSum(accountId) {
-      const row = await db
-        .selectFrom('credit_ledger')
+      const row = await fromLedger(db)
         .select(sql<number>`coalesce(sum(delta), 0)`.as('total'))
         .where('account_id', '=', accountId)
         .executeTakeFirstOrThrow();

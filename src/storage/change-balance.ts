@@ -1,6 +1,16 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Generated, type Transaction } from 'kysely';
 import type { BalanceChange } from '../domain/ports.js';
-import type { Tables } from './schema.js';
+import type { AccountsTable, CreditLedgerColumns, Tables } from './schema.js';
+
+/**
+ * The tables as the one writer of money sees them: `accounts.balance` updatable and
+ * `credit_ledger` insertable. No other module can name this type, and the shared `Tables` allow
+ * neither write (ADR 0031).
+ */
+type MoneyTables = Omit<Tables, 'accounts'> & {
+  accounts: Omit<AccountsTable, 'balance'> & { balance: number };
+  credit_ledger: Omit<CreditLedgerColumns, 'id'> & { id: Generated<number> };
+};
 
 /**
  * The one writer of `accounts.balance` and `credit_ledger`: adds `delta` to the balance and
@@ -26,7 +36,8 @@ export async function changeBalance(
       `a balance change is a whole number of credits other than 0, not ${delta}`,
     );
   }
-  const updated = await trx
+  const money = trx as unknown as Transaction<MoneyTables>;
+  const updated = await money
     .updateTable('accounts')
     .set({ balance: sql`balance + ${delta}` })
     .where('id', '=', accountId)
@@ -34,7 +45,7 @@ export async function changeBalance(
     .returning('balance')
     .executeTakeFirst();
   if (!updated) return null;
-  await trx
+  await money
     .insertInto('credit_ledger')
     .values({
       account_id: accountId,

@@ -1,8 +1,10 @@
 // What both delivery stores share around the domain's fold (domain/delivery/fold-delivery.ts):
 // the portable SQL that reads a recipient's delivery state, the row it is read into, and the
 // folding of a batch's events into the rows to write and the counter deltas.
+import type { AppliedReceipt, ReceiptReport } from '../domain/delivery/delivery-store.js';
 import {
   foldDelivery,
+  type MatchedReceipts,
   type RecipientDeliveryState,
   type RecipientEvents,
 } from '../domain/delivery/fold-delivery.js';
@@ -10,16 +12,19 @@ import { toPartMask } from '../domain/delivery/part-mask.js';
 import type { RecipientStatus } from '../domain/statuses.js';
 import type { CountDeltas } from './count-deltas.js';
 
+/** The columns of a `DeliveryStateRow`, from `recipients r` and `messages m`. */
+export const DELIVERY_STATE_COLUMNS = `r.message_id, r.seq, r.status, r.error, r.attempts,
+    CAST(r.parts_accepted AS TEXT) AS parts_accepted,
+    CAST(r.parts_delivered AS TEXT) AS parts_delivered,
+    r.next_attempt_at, r.first_attempt_at, r.updated_at, m.parts`;
+
 /**
  * A recipient's delivery state and its message's part count; masks as text, so that no driver
  * rounds a 64-bit value through a double. Each engine adds its own WHERE (one row on SQLite, an
  * array of keys and row locks on PostgreSQL).
  */
 export const SELECT_DELIVERY_STATE = `
-  SELECT r.message_id, r.seq, r.status, r.error, r.attempts,
-    CAST(r.parts_accepted AS TEXT) AS parts_accepted,
-    CAST(r.parts_delivered AS TEXT) AS parts_delivered,
-    r.next_attempt_at, r.first_attempt_at, r.updated_at, m.parts
+  SELECT ${DELIVERY_STATE_COLUMNS}
   FROM recipients r JOIN messages m ON m.id = r.message_id`;
 
 export interface DeliveryStateRow {
@@ -81,4 +86,31 @@ export function foldRecipients(
     changed.push({ messageId: group.messageId, seq: group.seq, state: result.state });
   }
   return changed;
+}
+
+/** A stored orphan receipt as the receipt it was. */
+export function orphanReport(row: {
+  carrier: string;
+  smsc_id: string;
+  outcome: string;
+  error: string | null;
+}): ReceiptReport {
+  return {
+    carrier: row.carrier,
+    smscId: row.smsc_id,
+    outcome: row.outcome === 'pending' ? null : (row.outcome as ReceiptReport['outcome']),
+    error: row.error,
+  };
+}
+
+/** Matched receipts as the metrics count them. */
+export function appliedReceipts(
+  matched: MatchedReceipts['matched'],
+  nowMs: number,
+): AppliedReceipt[] {
+  return matched.map(({ receipt, submission }) => ({
+    carrier: receipt.carrier,
+    outcome: receipt.outcome!,
+    latencyMs: nowMs - submission.submittedAt,
+  }));
 }

@@ -1,6 +1,13 @@
-import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
 
-/** Table types for Kysely. Timestamps are integer milliseconds since the epoch on both engines. */
+/**
+ * Table types for Kysely. Timestamps are integer milliseconds since the epoch on both engines.
+ *
+ * Money is written by `change-balance.ts` alone (ADR 0031): `accounts.balance` can be read but
+ * neither inserted nor updated through these types, and `credit_ledger` is not one of them, so
+ * no handle typed with them can insert, update or delete a ledger row. Reads of the ledger go
+ * through `fromLedger`.
+ */
 export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -10,9 +17,9 @@ export interface Tables {
   contact_groups: ContactGroupsTable;
   contacts: ContactsTable;
   blocklist: BlocklistTable;
-  credit_ledger: CreditLedgerTable;
   messages: MessagesTable;
   message_recipient_lists: MessageRecipientListsTable;
+  recipient_lists: RecipientListsTable;
   message_counts: MessageCountsTable;
   recipients: RecipientsTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -26,15 +33,18 @@ export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
   audit_events: AuditEventsTable;
-  sign_in_failures: SignInFailuresTable;
+  sign_in_throttles: SignInThrottlesTable;
   invitations: InvitationsTable;
   password_resets: PasswordResetsTable;
+  delivery_figures: DeliveryFiguresTable;
+  dispatcher_statuses: DispatcherStatusesTable;
 }
 
 export interface AccountsTable {
   id: Generated<number>;
   name: string;
-  balance: number;
+  /** Starts at the column's default, 0; only `changeBalance` moves it. */
+  balance: ColumnType<number, never, never>;
   price_per_part: number;
   rate_limit_requests: number | null;
   next_ref_no: number;
@@ -42,6 +52,8 @@ export interface AccountsTable {
   created_at: number;
   /** 1: every person of the account must sign in with a second factor. */
   require_totp: Generated<number>;
+  /** The console warns below this balance; 0: never. */
+  low_balance_threshold: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -85,6 +97,8 @@ export interface ContactGroupsTable {
   account_id: number;
   name: string;
   created_at: number;
+  /** 1 once a member not in the 66XXXXXXXXX form was stored: counted by reading it. */
+  irregular_members: Generated<number>;
 }
 
 export interface ContactsTable {
@@ -99,8 +113,9 @@ export interface BlocklistTable {
   created_at: number;
 }
 
-export interface CreditLedgerTable {
-  id: Generated<number>;
+/** The columns of `credit_ledger`, as read. */
+export interface CreditLedgerColumns {
+  id: number;
   account_id: number;
   delta: number;
   reason: string;
@@ -109,6 +124,11 @@ export interface CreditLedgerTable {
   note: string | null;
   created_at: number;
 }
+
+/** `credit_ledger` as readers see it: every column selectable, none insertable or updatable. */
+export type ReadOnlyCreditLedgerTable = {
+  [K in keyof CreditLedgerColumns]: ColumnType<CreditLedgerColumns[K], never, never>;
+};
 
 export interface MessagesTable {
   id: Generated<number>;
@@ -149,6 +169,21 @@ export interface MessageRecipientListsTable {
   blocked_seqs: string;
   /** JSON array of the invalid strings; they take the seqs after the valid numbers. */
   invalid_numbers: string;
+}
+
+/** Numbers uploaded from the console, kept until sent or expired (docs/adr/0034). */
+export interface RecipientListsTable {
+  id: Generated<number>;
+  uuid: string;
+  account_id: number;
+  /** As message_recipient_lists.numbers: packed little-endian uint32 suffixes. */
+  numbers: Buffer;
+  /** As message_recipient_lists.invalid_numbers: a JSON array of the invalid strings. */
+  invalid_numbers: string;
+  requested_count: number;
+  duplicate_count: number;
+  created_at: number;
+  expires_at: number;
 }
 
 export interface MessageCountsTable {
@@ -261,6 +296,7 @@ export interface UsersTable {
   totp_secret: string | null;
   totp_enabled_at: number | null;
   recovery_codes: string | null;
+  totp_last_step: number | null;
   status: Generated<string>;
   time_zone: string | null;
   created_at: number;
@@ -288,10 +324,11 @@ export interface AuditEventsTable {
   ip: string | null;
 }
 
-export interface SignInFailuresTable {
-  id: Generated<number>;
+/** One throttle counter: the attempts of `scope` in the window that ends at `expires_at`. */
+export interface SignInThrottlesTable {
   scope: string;
-  at: number;
+  expires_at: number;
+  attempts: number;
 }
 
 export interface InvitationsTable {
@@ -314,6 +351,24 @@ export interface PasswordResetsTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+}
+
+/** Dispatchers' figures per UTC hour and carrier, added up across processes (ADR 0030). */
+export interface DeliveryFiguresTable {
+  hour_start: number;
+  carrier: string;
+  figure: string;
+  label: string;
+  count: number;
+}
+
+/** Each dispatcher process's operator status, as it last wrote it (ADR 0035). */
+export interface DispatcherStatusesTable {
+  owner: string;
+  started_at: number;
+  written_at: number;
+  /** JSON: the process's DeliveryStatus (src/ops/ops-status.ts). */
+  status: string;
 }
 
 export type Db = Kysely<Tables> | Transaction<Tables>;

@@ -7,6 +7,7 @@ import { openDatabase } from '../../src/storage/open-database.js';
 import { createStore } from '../../src/storage/store.js';
 import { testEngines } from '../support/engines.js';
 import { createHarness, type Customer, type Harness } from '../support/harness.js';
+import { fromLedger } from '../../src/storage/from-ledger.js';
 
 const HOUR_MS = 3_600_000;
 const TURNS_BETWEEN_CANCELS = 2;
@@ -57,8 +58,7 @@ for (const engine of testEngines()) {
     }
 
     function ledger(accountId: number) {
-      return h.db.database.db
-        .selectFrom('credit_ledger')
+      return fromLedger(h.db.database.db)
         .select(['delta', 'reason', 'message_id'])
         .where('account_id', '=', accountId)
         .orderBy('id')

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testEngines } from '../support/engines.js';
 import { createHarness, type Harness } from '../support/harness.js';
+import { fromLedger } from '../../src/storage/from-ledger.js';
 
 const SENDS = 50;
 const CREDITS = 25;
@@ -56,8 +57,7 @@ for (const engine of testEngines()) {
       assert.equal(account!.balance, 0);
       assert.equal(await h.store.ledgerSum(c.account.id), 0);
 
-      const ledger = await h.db.database.db
-        .selectFrom('credit_ledger')
+      const ledger = await fromLedger(h.db.database.db)
         .select(['delta', 'reason', 'balance_after'])
         .where('account_id', '=', c.account.id)
         .orderBy('id')

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { LIMITS } from '../../src/domain/limits.js';
 import { testEngines } from '../support/engines.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
@@ -13,8 +14,13 @@ interface Schema {
   default?: unknown;
   minimum?: number;
   maximum?: number;
+  minLength?: number;
   maxLength?: number;
   maxItems?: number;
+  pattern?: string;
+  format?: string;
+  anyOf?: Schema[];
+  allOf?: Record<string, unknown>[];
   $ref?: string;
 }
 
@@ -186,15 +192,134 @@ for (const engine of testEngines()) {
         'templateId',
         'variables',
       ]);
-      assert.equal(send.properties?.sender?.maxLength, 11);
-      assert.equal(send.properties?.content?.maxLength, 1000);
-      assert.equal(send.properties?.msisdns?.maxItems, 2_000_000);
+      // The spec's numbers (§2.5, §2.6, §8), as src/domain/limits.ts writes them once.
+      assert.deepEqual(
+        [
+          LIMITS.senderNameChars,
+          LIMITS.sendContentChars,
+          LIMITS.previewContentChars,
+          LIMITS.numbersPerRequest,
+        ],
+        [11, 1_000, 2_000, 2_000_000],
+      );
+      assert.equal(send.properties?.sender?.maxLength, LIMITS.senderNameChars);
+      assert.equal(send.properties?.content?.maxLength, LIMITS.sendContentChars);
+      assert.equal(send.properties?.msisdns?.maxItems, LIMITS.numbersPerRequest);
       assert.equal(send.additionalProperties, false);
-      const preview =
-        doc.paths['/api/v2/sms/preview-cost']!.post!.requestBody!.content['application/json']!
-          .schema;
-      assert.equal(preview.properties?.content?.maxLength, 2000);
+      const preview = body('/api/v2/sms/preview-cost');
+      assert.equal(preview.properties?.content?.maxLength, LIMITS.previewContentChars);
+      assert.equal(preview.properties?.msisdns?.maxItems, LIMITS.numbersPerRequest);
       assert.equal(preview.properties?.sender, undefined);
+    });
+
+    const body = (path: string) =>
+      doc.paths[path]!.post!.requestBody!.content['application/json']!.schema;
+    const matches = (schema: Schema | undefined, text: string) =>
+      new RegExp(schema!.pattern!, 'u').test(text);
+
+    it('publishes the NUL rule on content: not empty, not only spaces, no U+0000', () => {
+      for (const path of ['/api/v2/sms/send', '/api/v2/sms/preview-cost']) {
+        const content = body(path).properties!.content!;
+        assert.equal(content.minLength, 1, path);
+        assert.deepEqual(
+          ['Hello', ' สวัสดี 😀 ', 'a\u0000b', '\u0000', '   ', '\n\t'].map((text) =>
+            matches(content, text),
+          ),
+          [true, true, false, false, false, false],
+          path,
+        );
+      }
+    });
+
+    it('publishes the rules across members: one of content or templateId, recipients, variables only with a template', () => {
+      for (const path of ['/api/v2/sms/send', '/api/v2/sms/preview-cost']) {
+        const rules = body(path).allOf ?? [];
+        assert.deepEqual(
+          rules.find((rule) => 'oneOf' in rule),
+          { oneOf: [{ required: ['content'] }, { required: ['templateId'] }] },
+          `${path}: exactly one of content and templateId`,
+        );
+        // msisdns, contactGroupId or both (the union is sent); msisdns alone holds a valid number.
+        const recipients = rules.find((rule) => 'anyOf' in rule)?.anyOf as Schema[];
+        assert.deepEqual(
+          recipients.map((branch) => branch.required),
+          [['msisdns'], ['contactGroupId']],
+          `${path}: at least one of msisdns and contactGroupId`,
+        );
+        const valid = (recipients[0]!.properties!.msisdns as { contains: Schema }).contains;
+        assert.deepEqual(
+          ['0812345678', '66812345678', '812345678', '+66812345678', 'bad'].map((n) =>
+            matches(valid, n),
+          ),
+          [true, true, false, false, false],
+        );
+        assert.deepEqual(
+          rules.find((rule) => 'dependentRequired' in rule),
+          { dependentRequired: { variables: ['templateId'] } },
+          path,
+        );
+      }
+    });
+
+    it('publishes ids as integers of at least 1', () => {
+      for (const path of ['/api/v2/sms/send', '/api/v2/sms/preview-cost']) {
+        for (const name of ['templateId', 'contactGroupId']) {
+          const id = body(path).properties![name]!;
+          assert.deepEqual(
+            [id.type, id.minimum, id.maximum],
+            ['integer', 1, Number.MAX_SAFE_INTEGER],
+            `${path} ${name}`,
+          );
+        }
+      }
+    });
+
+    it('publishes scheduledTime, from and to as date-times (from and to also as dates)', () => {
+      const dateTimes = ['2026-12-01T09:30:00+07:00', '2026-12-01T02:30:00.5Z'];
+      const notDateTimes = ['2026-12-01T09:30+07:00', '2026-12-01T09:30:00', '2026-12-01'];
+      const scheduledTime = body('/api/v2/sms/send').properties!.scheduledTime!;
+      assert.equal(scheduledTime.format, 'date-time');
+      assert.deepEqual(
+        [...dateTimes, ...notDateTimes].map((text) => matches(scheduledTime, text)),
+        [true, true, false, false, false],
+      );
+      const list = doc.paths['/api/v2/sms']!.get!.parameters!;
+      for (const name of ['from', 'to']) {
+        const schema = list.find((p) => p.in === 'query' && p.name === name)!.schema;
+        assert.deepEqual(
+          schema.anyOf?.map((branch) => branch.format),
+          ['date', 'date-time'],
+          name,
+        );
+        const [date, dateTime] = schema.anyOf!;
+        assert.ok(matches(date, '2026-12-01') && !matches(date, '2026-12-1'), name);
+        assert.deepEqual(
+          [...dateTimes, ...notDateTimes].map((text) => matches(dateTime, text)),
+          [true, true, false, false, false],
+          name,
+        );
+      }
+    });
+
+    it('publishes the Idempotency-Key header: 1 to 255 printable ASCII characters', () => {
+      const header = doc.paths['/api/v2/sms/send']!.post!.parameters!.find(
+        (p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key',
+      );
+      assert.ok(header, 'send documents its Idempotency-Key header');
+      assert.equal(header.required ?? false, false);
+      const schema = header.schema;
+      assert.deepEqual([schema.minLength, schema.maxLength], [1, LIMITS.idempotencyKeyChars]);
+      assert.deepEqual(
+        [
+          'order-2026-0001',
+          'x'.repeat(LIMITS.idempotencyKeyChars),
+          '',
+          'a b',
+          'é',
+          'x'.repeat(LIMITS.idempotencyKeyChars + 1),
+        ].map((key) => matches(schema, key)),
+        [true, true, false, false, false, false],
+      );
     });
 
     it('documents the list and recipients query parameters with their limits and enums', () => {

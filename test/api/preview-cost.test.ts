@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { testEngines } from '../support/engines.js';
 import { createHarness, type Customer, type Harness } from '../support/harness.js';
 import { expectError } from '../support/security-suite.js';
+import { fromLedger } from '../../src/storage/from-ledger.js';
 
 const PREVIEW = '/api/v2/sms/preview-cost';
 
@@ -26,8 +27,7 @@ for (const engine of testEngines()) {
     /** Messages, balance and ledger: everything a preview must leave alone. */
     async function state(c: Customer) {
       const list = await h.request({ method: 'GET', url: '/api/v2/sms', key: c.key });
-      const ledgerRows = await h.db.database.db
-        .selectFrom('credit_ledger')
+      const ledgerRows = await fromLedger(h.db.database.db)
         .select(['id'])
         .where('account_id', '=', c.account.id)
         .execute();

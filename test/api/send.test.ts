@@ -7,6 +7,7 @@ import type { SenderStatus } from '../../src/domain/statuses.js';
 import { testEngines } from '../support/engines.js';
 import { createHarness, type Customer, type Harness } from '../support/harness.js';
 import { expectError } from '../support/security-suite.js';
+import { fromLedger } from '../../src/storage/from-ledger.js';
 
 const SEND = '/api/v2/sms/send';
 
@@ -46,8 +47,7 @@ for (const engine of testEngines()) {
     const balanceOf = async (account: Account) => (await h.store.findAccount(account.id))!.balance;
 
     const ledger = (account: Account) =>
-      h.db.database.db
-        .selectFrom('credit_ledger')
+      fromLedger(h.db.database.db)
         .select(['delta', 'reason', 'message_id', 'balance_after'])
         .where('account_id', '=', account.id)
         .orderBy('id')

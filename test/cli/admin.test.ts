@@ -6,14 +6,17 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../src/api/app.js';
-import { hashApiKey } from '../../src/domain/accounts/api-key.js';
+import { apiKeySecret, hashApiKey } from '../../src/domain/accounts/api-key.js';
 import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { createAccount } from '../../src/domain/accounts/create-account.js';
 import { systemClock } from '../../src/domain/clock.js';
 import type { Store } from '../../src/domain/ports.js';
+import { dispatchersViewOf } from '../../src/storage/status-board-store.js';
 import { createStore } from '../../src/storage/store.js';
 import { testEngines, type TestDatabase } from '../support/engines.js';
 import { runAdminInProcess, runNok, type NokResult } from './nok-process.js';
+import { contractInject } from '../support/served-contract.js';
+import { fromLedger } from '../../src/storage/from-ledger.js';
 
 // The command-line suite spawns the real `nok`; the per-command suites call the same runAdmin
 // in this process (a spawn costs over a second of CPU). Fixtures the command under test does
@@ -57,6 +60,8 @@ describe('nok admin command line', () => {
       ['blocklist', 'add', '--account', '1', '--platform', '0812345678'],
       ['blocklist', 'add', '--platform'],
       ['account', 'delete', '--name', 'X'],
+      ['user', 'create', '--email', 'a@b.test', '--name', 'Not an admin'],
+      ['user', 'create', '--admin', '--name', 'No email'],
       [],
     ];
     const results = await Promise.all(cases.map((args) => runNok(url, ['admin', ...args])));
@@ -81,6 +86,7 @@ describe('nok admin command line', () => {
       'template create --account',
       'group create --account',
       'blocklist add (--account A | --platform)',
+      'user create --admin --email E --name N',
     ];
     for (const words of commands) assert.ok(result.stdout.includes(`nok admin ${words}`), words);
   });
@@ -91,6 +97,8 @@ for (const engine of testEngines()) {
     let db: TestDatabase;
     let store: Store;
     let app: FastifyInstance;
+    /** The app's /api/v2, each answer held to the contract it serves. */
+    let api: ReturnType<typeof contractInject>;
     let dir: string;
     const admin = (...args: string[]) => runAdminInProcess(db, args);
     const account = async (credits = 0) => {
@@ -112,7 +120,9 @@ for (const engine of testEngines()) {
         logger: pino({ level: 'silent' }),
         rateLimit: { requests: 100_000, windowSeconds: 60 },
         sendBodyLimitBytes: 1024 * 1024,
+        dispatchers: dispatchersViewOf(db.database),
       });
+      api = contractInject(app);
       dir = mkdtempSync(join(tmpdir(), 'nok-admin-'));
     });
     after(async () => {
@@ -178,8 +188,7 @@ for (const engine of testEngines()) {
       assertRefused(zero, /above 0/);
       assert.equal((await store.findAccount(accountId))?.balance, 350);
       assert.equal(await store.ledgerSum(accountId), 350);
-      const rows = await db.database.db
-        .selectFrom('credit_ledger')
+      const rows = await fromLedger(db.database.db)
         .select(['delta', 'reason', 'note', 'balance_after'])
         .where('account_id', '=', accountId)
         .orderBy('id')
@@ -223,20 +232,17 @@ for (const engine of testEngines()) {
       const record = await store.findApiKey(json.id as number);
       assert.equal(record?.name, 'ci');
       assert.equal(record?.secretHash, hashApiKey(key));
-      assert.ok(
-        !record?.secretHash.includes(key.split('_')[2] as string),
-        'the secret is not stored',
-      );
+      assert.ok(!record?.secretHash.includes(apiKeySecret(key)!), 'the secret is not stored');
 
       const headers = { 'x-api-key': key };
-      const balance = await app.inject({
+      const balance = await api({
         method: 'GET',
         url: '/api/v2/sms/credit/balance',
         headers,
       });
       assert.equal(balance.statusCode, 200, balance.body);
       assert.deepEqual(balance.json(), { balance: 100, creditsPerPart: 1 });
-      const sent = await app.inject({
+      const sent = await api({
         method: 'POST',
         url: '/api/v2/sms/send',
         headers,
@@ -247,7 +253,7 @@ for (const engine of testEngines()) {
 
       const revoked = await admin('key', 'revoke', '--key-id', String(json.id), '--json');
       assert.deepEqual(jsonOf(revoked), { id: json.id, revoked: true });
-      const refused = await app.inject({
+      const refused = await api({
         method: 'GET',
         url: '/api/v2/sms/credit/balance',
         headers,
@@ -292,13 +298,13 @@ for (const engine of testEngines()) {
       assertRefused(unknownScope, /unknown scope sms:write/);
 
       const headers = { 'x-api-key': json.key as string };
-      const balance = await app.inject({
+      const balance = await api({
         method: 'GET',
         url: '/api/v2/sms/credit/balance',
         headers,
       });
       assert.equal(balance.statusCode, 200);
-      const sent = await app.inject({
+      const sent = await api({
         method: 'POST',
         url: '/api/v2/sms/send',
         headers,
@@ -447,8 +453,8 @@ for (const engine of testEngines()) {
           duplicates: 2,
           invalid: 2,
           invalidSamples: [
-            { line: 4, value: 'not-a-number' },
-            { line: 7, value: '+66811111111' },
+            { line: 4, value: 'not-a-number', reason: 'not-digits' },
+            { line: 7, value: '+66811111111', reason: 'not-digits' },
           ],
         },
       );
@@ -557,6 +563,117 @@ for (const engine of testEngines()) {
       ]);
       for (const result of results) assertRefused(result, /account 424242 does not exist/);
       assert.equal(await store.findSenderByName('NOBODY'), null);
+    });
+
+    it('user create --admin makes a platform admin with a password shown once, who signs in to enrol TOTP first', async () => {
+      const result = await admin(
+        'user',
+        'create',
+        '--admin',
+        '--email',
+        'First.Admin@Nok.Example',
+        '--name',
+        'First Admin',
+      );
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /Created platform admin \d+ first\.admin@nok\.example/);
+      assert.match(result.stdout, /two-factor sign-in \(TOTP\)/);
+      const password = /store it now:\n(\S+)\n/.exec(result.stdout)?.[1];
+      assert.ok(password && password.length >= 20, result.stdout);
+      const user = (await store.findUserByEmail('first.admin@nok.example'))!;
+      assert.equal(user.role, 'admin');
+      assert.equal(user.accountId, null);
+      assert.equal(user.totpEnabledAt, null);
+      assert.match(user.passwordHash!, /^\$argon2id\$/);
+      const audit = await store.listAuditEvents({ action: 'user.create', offset: 0, limit: 10 });
+      assert.ok(audit.items.some((e) => e.targetId === String(user.id) && e.actorUserId === null));
+      assert.ok(!JSON.stringify(audit.items).includes(password));
+
+      // The password signs in, to a session that may only enrol.
+      const probe = await app.inject({ method: 'GET', url: '/console/api/session' });
+      const cookie = `nok_session=${probe.cookies.find((c) => c.name === 'nok_session')!.value}`;
+      const headers = {
+        cookie,
+        'x-csrf-token': (probe.json() as { csrfToken: string }).csrfToken,
+        origin: 'http://localhost',
+      };
+      const signIn = await app.inject({
+        method: 'POST',
+        url: '/console/api/session',
+        headers,
+        payload: { email: 'first.admin@nok.example', password },
+      });
+      assert.equal(signIn.statusCode, 200, signIn.body);
+      assert.equal(signIn.json().user.totpRequired, 'role');
+      assert.equal(signIn.json().user.totpEnabled, false);
+      const session = signIn.cookies.find((c) => c.name === 'nok_session')!.value;
+      const accounts = await app.inject({
+        method: 'GET',
+        url: '/console/api/admin/accounts',
+        headers: { cookie: `nok_session=${session}` },
+      });
+      assert.equal(accounts.statusCode, 403, accounts.body);
+      assert.equal(accounts.json().code, 'TOTP_ENROLMENT_REQUIRED');
+    });
+
+    it('user create --admin reads the password from --password-file, and refuses a short one or a taken email', async () => {
+      const good = join(dir, 'admin-password');
+      writeFileSync(good, 'a long enough passphrase\n');
+      const short = join(dir, 'short-password');
+      writeFileSync(short, 'short\n');
+      const json = await admin(
+        'user',
+        'create',
+        '--admin',
+        '--email',
+        'second@nok.example',
+        '--name',
+        'Second',
+        '--password-file',
+        good,
+        '--json',
+      );
+      const created = jsonOf(json);
+      assert.equal(created.role, 'admin');
+      assert.equal(created.password, undefined, 'a password from a file is not printed');
+      assert.ok(!json.stdout.includes('a long enough passphrase'));
+      const [taken, tooShort, missing] = [
+        await admin(
+          'user',
+          'create',
+          '--admin',
+          '--email',
+          'SECOND@nok.example',
+          '--name',
+          'Again',
+        ),
+        await admin(
+          'user',
+          'create',
+          '--admin',
+          '--email',
+          'third@nok.example',
+          '--name',
+          'Third',
+          '--password-file',
+          short,
+        ),
+        await admin(
+          'user',
+          'create',
+          '--admin',
+          '--email',
+          'fourth@nok.example',
+          '--name',
+          'Fourth',
+          '--password-file',
+          join(dir, 'no-such-file'),
+        ),
+      ];
+      assertRefused(taken, /second@nok\.example has a sign-in already/);
+      assertRefused(tooShort, /at least|12 to 1024 characters/);
+      assertRefused(missing, /cannot read .*no-such-file/);
+      assert.equal(await store.findUserByEmail('third@nok.example'), null);
     });
   });
 }

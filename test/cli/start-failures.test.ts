@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { runNok, type NokResult } from './nok-process.js';
 
 /** Long enough for a start that fails; a start that hangs instead is killed and fails the test. */
@@ -80,6 +81,23 @@ describe('a failed start', () => {
     assert.doesNotMatch(line, /hunter2/);
   });
 
+  it('says so in one line when nok migrate or nok admin cannot reach the database', async () => {
+    const url = 'postgres://nok:hunter2@127.0.0.1:1/nok';
+    for (const [command, args] of [
+      ['migrate', ['migrate']],
+      ['admin account create', ['admin', 'account', 'create', '--name', 'x']],
+    ] as const) {
+      const line = failedWithOneLine(await runNok(url, args, {}, EXIT_WITHIN_MS));
+      assert.match(
+        line,
+        new RegExp(
+          `^nok ${command}: Cannot open the database postgres://nok:\\*\\*\\*@127\\.0\\.0\\.1:1/nok \\(NOK_DATABASE_URL\\): .*ECONNREFUSED`,
+        ),
+      );
+      assert.doesNotMatch(line, /hunter2/);
+    }
+  });
+
   it('says the carrier file cannot be read', async () => {
     const line = failedWithOneLine(
       await start(freshDatabase(), { NOK_CARRIERS_FILE: join(dir, 'missing.json') }),
@@ -96,5 +114,26 @@ describe('a failed start', () => {
     );
     assert.match(line, /^nok start: Invalid settings; .*NOK_SMSC_OPTIONS: SMSC options: preset/);
     assert.equal(existsSync(database), false);
+  });
+
+  it('prints an unexpected failure with its stack, so that it can be acted on, and exits', async () => {
+    // A store Nok did not make as it is: migrated, then a table gone. Making the demo account
+    // meets it, which no start step explains.
+    const path = freshDatabase();
+    assert.equal((await runNok(path, ['migrate'])).code, 0);
+    const damaged = new Database(path);
+    damaged.exec('DROP TABLE audit_events');
+    damaged.close();
+
+    const result = await start(path, {});
+    assert.equal(result.code, 1, `${result.stdout}\n${result.stderr}`);
+    const [first, ...rest] = result.stderr.trimEnd().split('\n');
+    assert.equal(first, 'nok start: SqliteError: no such table: audit_events');
+    assert.ok(rest.length > 0, result.stderr);
+    for (const line of rest) assert.match(line, /^\s+at /, result.stderr);
+    assert.ok(
+      rest.some((line) => /src\/domain\/audit\/record-audit\.ts:\d+/.test(line)),
+      `the frames name where Nok met it:\n${result.stderr}`,
+    );
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
+import { consoleBuildProblem } from '../../scripts/console-build.mjs';
 import { apiKeyPrefix } from '../../src/domain/accounts/api-key.js';
 import type { Store } from '../../src/domain/ports.js';
 import { createStore } from '../../src/storage/store.js';
@@ -97,6 +98,14 @@ for (const engine of testEngines()) {
     let store: Store;
 
     before(async () => {
+      // `nok start` here runs from source and serves the console from dist/console, which
+      // `npm run build` (and npm start's prestart) makes; npm test builds it for this file.
+      const problem = consoleBuildProblem();
+      assert.equal(
+        problem,
+        null,
+        `${problem}: run this test through npm test, which builds it, or npm run build:console`,
+      );
       db = await engine.create();
       store = createStore(db.database.db);
     });
@@ -194,6 +203,44 @@ for (const engine of testEngines()) {
           lines.every((line) => !line.startsWith('{')),
           started.stdout,
         );
+
+        // The demo owner signs in to the console with the printed password.
+        assert.ok(started.stdout.includes(`The console: ${started.url}/console/`), started.stdout);
+        const password = /^ {2}password: (\S+)$/m.exec(started.stdout)?.[1];
+        assert.ok(password && password.length >= 12, started.stdout);
+        assert.match(started.stdout, /^ {2}email: {4}owner@demo\.invalid$/m);
+        const first = await fetch(`${started.url}/console/api/session`);
+        const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+        const { csrfToken } = (await first.json()) as { csrfToken: string };
+        const signedIn = await fetch(`${started.url}/console/api/session`, {
+          method: 'POST',
+          headers: {
+            cookie,
+            'x-csrf-token': csrfToken,
+            origin: started.url,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ email: 'owner@demo.invalid', password }),
+        });
+        const who = (await signedIn.json()) as { user: { role: string; accountId: number } };
+        assert.equal(signedIn.status, 200, JSON.stringify(who));
+        assert.equal(who.user.role, 'owner');
+
+        // The console itself, as `npm start` serves it (its prestart builds it): the page and
+        // the script it loads.
+        const page = await fetch(`${started.url}/console/`);
+        assert.equal(page.status, 200);
+        assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+        const html = await page.text();
+        assert.match(html, /<title>Nok console<\/title>/);
+        const script = /<script type="module"[^>]* src="(\/console\/assets\/[^"]+\.js)"/.exec(
+          html,
+        )?.[1];
+        assert.ok(script, html);
+        const asset = await fetch(`${started.url}${script}`);
+        assert.equal(asset.status, 200);
+        assert.match(asset.headers.get('content-type') ?? '', /javascript/);
+        await asset.arrayBuffer();
 
         const docs = await fetch(`${started.url}/docs`);
         assert.equal(docs.status, 200);

@@ -6,6 +6,7 @@ import type { TestEngine } from '../support/engines.js';
 import { migrate } from '../../src/storage/migrate.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import type { PgCluster } from '../support/pg-cluster.js';
+import { fromLedger } from '../../src/storage/from-ledger.js';
 
 /** An engine whose databases live in a PostgreSQL cluster of the test's own (pg-cluster.ts). */
 export function clusterEngine(cluster: PgCluster): TestEngine {
@@ -39,8 +40,7 @@ export function msisdns(count: number, from = 0): string[] {
 /** The account's balance, its ledger's sum and rows: balance = sum, every time. */
 export async function moneyOf(h: Harness, accountId: number) {
   const account = await h.store.findAccount(accountId);
-  const rows = await h.db.database.db
-    .selectFrom('credit_ledger')
+  const rows = await fromLedger(h.db.database.db)
     .select(['delta', 'reason', 'message_id'])
     .where('account_id', '=', accountId)
     .orderBy('id')

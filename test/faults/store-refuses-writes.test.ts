@@ -13,6 +13,7 @@ import {
   msisdns,
   recipientRows,
 } from './fault-fixtures.js';
+import { loadConfig } from '../../src/config.js';
 
 /**
  * The store refuses writes for a while: SQLite's file cannot grow (SQLITE_FULL, made real with
@@ -95,6 +96,7 @@ describe('the store refusing writes', () => {
             logger,
             intervalMs: 40,
             chunkSize: 500,
+            purge: { sessionLimits: loadConfig({}).sessionLimits },
           });
 
           const refused = await send(5000, 10_000, 'during-the-fault');

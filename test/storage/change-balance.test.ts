@@ -5,7 +5,9 @@ import { createAccount } from '../../src/domain/accounts/create-account.js';
 import type { Store, TransactionStore } from '../../src/domain/ports.js';
 import { changeBalance } from '../../src/storage/change-balance.js';
 import { openDatabase } from '../../src/storage/open-database.js';
-import type { Db } from '../../src/storage/schema.js';
+import { fromLedger } from '../../src/storage/from-ledger.js';
+import type { Db, Tables } from '../../src/storage/schema.js';
+import type { Transaction } from 'kysely';
 import { createStore } from '../../src/storage/store.js';
 import { testEngines, type TestDatabase } from '../support/engines.js';
 
@@ -28,6 +30,35 @@ export function balanceChangesOutsideATransactionDoNotCompile(store: Store, db: 
   void bound;
 }
 
+/**
+ * Never called either: the same proof for writing the money's columns directly. Neither a plain
+ * handle nor a transaction typed with the shared `Tables` can write `accounts.balance` or touch a
+ * ledger row; `changeBalance` is the one writer (ADR 0031).
+ */
+export function moneyColumnsAreWrittenOnlyByChangeBalance(db: Db, trx: Transaction<Tables>): void {
+  const account = { name: 'A', price_per_part: 1, next_ref_no: 1, status: 'active', created_at: 0 };
+  const row = { account_id: 1, delta: 5, reason: 'top-up', balance_after: 5, created_at: 0 };
+  // @ts-expect-error accounts.balance is not updatable
+  void db.updateTable('accounts').set({ balance: 0 });
+  // @ts-expect-error not by column name either
+  void trx.updateTable('accounts').set('balance', 0);
+  // @ts-expect-error nor from an expression over the column
+  void trx.updateTable('accounts').set((eb) => ({ balance: eb.ref('balance') }));
+  // @ts-expect-error an account is created with a balance of 0, its credits come through the ledger
+  void db.insertInto('accounts').values({ ...account, balance: 100 });
+  // @ts-expect-error credit_ledger is not a table of the shared types: no insert
+  void trx.insertInto('credit_ledger').values(row);
+  // @ts-expect-error no update
+  void db.updateTable('credit_ledger').set({ delta: 0 });
+  // @ts-expect-error no delete
+  void db.deleteFrom('credit_ledger');
+  // @ts-expect-error the ledger's readers get a select query, not a handle that could write
+  void fromLedger(db).deleteFrom;
+  void db.insertInto('accounts').values(account);
+  void db.updateTable('accounts').set({ status: 'suspended' });
+  void fromLedger(trx).select(['delta', 'balance_after']);
+}
+
 for (const engine of testEngines()) {
   describe(`balance changes (${engine.name})`, () => {
     let db: TestDatabase;
@@ -45,8 +76,7 @@ for (const engine of testEngines()) {
     }
 
     async function state(accountId: number) {
-      const ledger = await db.database.db
-        .selectFrom('credit_ledger')
+      const ledger = await fromLedger(db.database.db)
         .select(['delta', 'reason', 'balance_after'])
         .where('account_id', '=', accountId)
         .orderBy('id')

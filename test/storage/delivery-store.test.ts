@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { DeliveryStore, DispatchChunk } from '../../src/domain/delivery/delivery-store.js';
+import {
+  SWEEP_START,
+  type DeliveryStore,
+  type DispatchChunk,
+  type SweepCursor,
+} from '../../src/domain/delivery/delivery-store.js';
 import { CompactListCache } from '../../src/domain/recipients/compact-list-cache.js';
 import { materialiseNextChunk } from '../../src/scheduler/materialise-recipients.js';
 import { testEngines } from '../support/engines.js';
@@ -196,6 +201,111 @@ for (const engine of testEngines()) {
       });
       assert.deepEqual((await summary(uuid)).statuses, ['success']);
       await delivery.releaseChunk('w', chunk!, h.clock.now());
+    });
+
+    /** One sweep round in batches of `batchSize`, as the dispatcher runs it; returns its calls. */
+    async function sweepRound(
+      batchSize: number,
+      receiptWindowsMs: ReadonlyMap<string, number> = new Map(),
+    ): Promise<{ calls: number; timedOut: number }> {
+      let calls = 0;
+      let timedOut = 0;
+      for (let from: SweepCursor | null = SWEEP_START; from !== null; calls++) {
+        assert.ok(calls < 20, 'a sweep round ends');
+        const result = await delivery.sweep({
+          nowMs: h.clock.now(),
+          receiptWindowsMs,
+          defaultReceiptWindowMs: 60_000,
+          orphanMaxAgeMs: 60_000,
+          from,
+          batchSize,
+        });
+        timedOut += result.timedOut;
+        from = result.next;
+      }
+      return { calls, timedOut };
+    }
+
+    it("matches a late submission's receipt behind full batches of orphans nothing will match", async () => {
+      // Receipts for parts whose submission never got stored (a dispatcher killed between the
+      // submit_sm_resp and its commit; the part was sent again) stay orphans until they are old.
+      await delivery.applyReceipts(
+        Array.from({ length: 7 }, (_, i) => ({
+          carrier: 'c1',
+          smscId: `never-${i}`,
+          outcome: 'success' as const,
+          error: null,
+        })),
+        h.clock.now(),
+      );
+      h.clock.advance(1);
+      const { id, uuid } = await sendAndMaterialise(['0841000001']);
+      const [chunk] = (await claimAll('w')).filter((c) => c.messageId === id);
+      await delivery.applyReceipts(
+        [{ carrier: 'c1', smscId: 'late-1', outcome: 'success', error: null }],
+        h.clock.now(),
+      );
+      await delivery.recordOutcomes(
+        [{ kind: 'accepted', messageId: id, seq: 1, part: 0, carrier: 'c1', smscId: 'late-1' }],
+        h.clock.now(),
+      );
+      const round = await sweepRound(3);
+      assert.deepEqual((await summary(uuid)).statuses, ['success']);
+      assert.equal(round.calls, 3, 'each orphan is read once: 3 + 3 + 2');
+      await delivery.releaseChunk('w', chunk!, h.clock.now());
+      h.clock.advance(60_001);
+      await sweepRound(3);
+      assert.deepEqual(
+        (await sweepRound(3)).calls,
+        1,
+        'orphans past their age are dropped: nothing is left to read',
+      );
+    });
+
+    it("times out a carrier's overdue part behind full batches of another carrier's parts still in their window", async () => {
+      const { id, uuid } = await sendAndMaterialise([
+        '0851000001',
+        '0851000002',
+        '0851000003',
+        '0851000004',
+        '0851000005',
+      ]);
+      const chunks = (await claimAll('w')).filter((c) => c.messageId === id);
+      // Four parts through a carrier with a long window, then one through a short one.
+      await delivery.recordOutcomes(
+        [1, 2, 3, 4].map((seq) => ({
+          kind: 'accepted' as const,
+          messageId: id,
+          seq,
+          part: 0,
+          carrier: 'slow',
+          smscId: `slow-${seq}`,
+        })),
+        h.clock.now(),
+      );
+      h.clock.advance(1);
+      await delivery.recordOutcomes(
+        [{ kind: 'accepted', messageId: id, seq: 5, part: 0, carrier: 'fast', smscId: 'fast-5' }],
+        h.clock.now(),
+      );
+      h.clock.advance(10_000);
+      const windows = new Map([
+        ['fast', 5_000],
+        ['slow', 50_000],
+      ]);
+      const round = await sweepRound(2, windows);
+      assert.equal(round.timedOut, 1);
+      assert.equal(round.calls, 3, 'each candidate is read once: 2 + 2 + 1');
+      assert.deepEqual((await summary(uuid)).statuses, [
+        'pending',
+        'pending',
+        'pending',
+        'pending',
+        'timeout',
+      ]);
+      h.clock.advance(50_000);
+      assert.equal((await sweepRound(2, windows)).timedOut, 4);
+      for (const chunk of chunks) await delivery.releaseChunk('w', chunk, h.clock.now());
     });
 
     it('gives timeout to a recipient whose receipt does not come within the window', async () => {

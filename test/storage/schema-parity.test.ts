@@ -21,8 +21,13 @@ after(async () => {
 
 for (const engine of engines) {
   describe(`the migrated schema, read from the catalogue (${engine.name})`, () => {
-    it('shows columns, primary keys, unique constraints, partial indexes and foreign keys', () => {
-      const { messages, recipients, api_keys: apiKeys } = catalogues.get(engine.name)!;
+    it('shows columns, primary keys, unique constraints, partial indexes, foreign keys and triggers', () => {
+      const {
+        messages,
+        recipients,
+        api_keys: apiKeys,
+        audit_events: audit,
+      } = catalogues.get(engine.name)!;
       assert.deepEqual(messages!.columns.status, { type: 'text', notNull: true, default: null });
       assert.deepEqual(messages!.columns.materialised_upto, {
         type: 'integer',
@@ -41,6 +46,10 @@ for (const engine of engines) {
         where: "status = 'pending' and dispatch_upto < recipient_total",
       });
       assert.deepEqual(apiKeys!.foreignKeys, ['account_id -> accounts(id)']);
+      assert.deepEqual(audit!.triggers, [
+        'audit_events_no_delete: before delete',
+        'audit_events_no_update: before update',
+      ]);
     });
   });
 }
@@ -59,7 +68,7 @@ describe('predicates and defaults as either engine prints them', () => {
 // Both engines at hand (NOK_TEST_PG_URL set; CI requires it): their catalogues must agree.
 if (engines.length === 2) {
   describe('the migration twins', () => {
-    it('make the same tables, columns, types, defaults, keys and indexes on both engines', () => {
+    it('make the same tables, columns, types, defaults, keys, indexes and triggers on both engines', () => {
       const sqlite = catalogues.get('sqlite')!;
       const postgres = catalogues.get('postgres')!;
       assert.deepEqual(Object.keys(postgres).sort(), Object.keys(sqlite).sort());

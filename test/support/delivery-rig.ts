@@ -4,7 +4,11 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { parseCarrierConfig } from '../../src/carriers/carrier-config.js';
 import { createCarriers, type Carriers } from '../../src/carriers/start-carriers.js';
-import { startDispatcher, type Dispatcher } from '../../src/dispatcher/dispatcher.js';
+import {
+  startDispatcher,
+  type DispatchObserver,
+  type Dispatcher,
+} from '../../src/dispatcher/dispatcher.js';
 import { CompactListCache } from '../../src/domain/recipients/compact-list-cache.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { materialiseNextChunk } from '../../src/scheduler/materialise-recipients.js';
@@ -37,7 +41,13 @@ export interface DeliveryRig {
 export async function startDeliveryRig(
   h: Harness,
   specs: readonly CarrierSpec[],
-  options: { retryWindowMs?: number; receiptWindowMs?: number; dispatchers?: number } = {},
+  options: {
+    retryWindowMs?: number;
+    receiptWindowMs?: number;
+    dispatchers?: number;
+    /** Told of every dispatcher's submits and receipts, as metrics and daily figures are. */
+    observer?: DispatchObserver;
+  } = {},
 ): Promise<DeliveryRig> {
   const smscs = new Map<string, RunningSmsc>();
   const carrierJson: Record<string, unknown>[] = [];
@@ -57,7 +67,9 @@ export async function startDeliveryRig(
       binds: 2,
       windowSize: 50,
       submitsPerSecond: 20_000,
-      responseTimeoutMs: 2_000,
+      // Generous: on a loaded machine a short timeout retries submits the SMSC did answer, and
+      // the tests count submits. No test here relies on a response timing out.
+      responseTimeoutMs: 15_000,
       receiptWindowMs: options.receiptWindowMs ?? 60_000,
       reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
       ...spec.settings,
@@ -88,6 +100,7 @@ export async function startDeliveryRig(
       defaultReceiptWindowMs: options.receiptWindowMs ?? 60_000,
       sweepIntervalMs: 50,
       commit: loadConfig({}).dispatch.commit,
+      observer: options.observer,
     });
     dispatchers.push(dispatcher);
     carrierSets.push(carriers);

@@ -17,17 +17,17 @@ export interface TestDatabase {
 
 export interface TestEngine {
   readonly name: 'sqlite' | 'postgres';
-  /** A fresh, migrated database of its own. */
-  create(): Promise<TestDatabase>;
+  /** A fresh database of its own, migrated unless `migrated` is false. */
+  create(options?: { migrated?: boolean }): Promise<TestDatabase>;
 }
 
 const sqlite: TestEngine = {
   name: 'sqlite',
-  async create() {
+  async create({ migrated = true } = {}) {
     const dir = mkdtempSync(join(tmpdir(), 'nok-test-'));
     const url = join(dir, 'nok.db');
     const database = openDatabase(url);
-    await migrate(database);
+    if (migrated) await migrate(database);
     return {
       database,
       url,
@@ -42,14 +42,14 @@ const sqlite: TestEngine = {
 function postgres(url: string): TestEngine {
   return {
     name: 'postgres',
-    async create() {
+    async create({ migrated = true } = {}) {
       const schema = `nok_test_${randomBytes(6).toString('hex')}`;
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
       await admin.query(`CREATE SCHEMA ${schema}`);
       await admin.end();
       const database = openDatabase(url, { schema });
-      await migrate(database);
+      if (migrated) await migrate(database);
       return {
         database,
         url,

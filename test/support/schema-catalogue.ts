@@ -1,7 +1,7 @@
 // What a migrated database holds, read from the engine's own catalogue and written in one
 // portable form, so that the SQLite and PostgreSQL migration twins can be compared field by
 // field: tables, columns (type, NOT NULL, default), primary keys, indexes (columns, uniqueness,
-// partial predicate) and foreign keys.
+// partial predicate), foreign keys and triggers.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../src/storage/engine.js';
 
@@ -29,11 +29,20 @@ export interface Table {
   readonly indexes: Readonly<Record<string, Index>>;
   /** `column -> table(column)`, sorted. */
   readonly foreignKeys: readonly string[];
+  /** `name: before update` (its timing and event, lower case), sorted. */
+  readonly triggers: readonly string[];
 }
 
 export type Catalogue = Readonly<Record<string, Table>>;
 
 export type PortableType = 'integer' | 'text' | 'bytes';
+
+/** A trigger as `name: timing event`, from the CREATE TRIGGER text either engine gives back. */
+function describeTrigger(name: string, definition: string): string {
+  const when = /\b(BEFORE|AFTER|INSTEAD OF)\s+(INSERT|UPDATE|DELETE)\b/i.exec(definition);
+  if (!when) throw new Error(`trigger ${name}: no timing and event in ${definition}`);
+  return `${name}: ${when[1]!.toLowerCase()} ${when[2]!.toLowerCase()}`;
+}
 
 /**
  * The one mapping of column types: each engine's declared type to the portable type it stands
@@ -134,11 +143,16 @@ async function readSqlite(db: Kysely<unknown>): Promise<Catalogue> {
       db,
       sql`SELECT * FROM pragma_foreign_key_list(${table})`,
     );
+    const triggers = await rows<{ name: string; sql: string }>(
+      db,
+      sql`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ${table}`,
+    );
     catalogue[table] = {
       columns,
       primaryKey,
       indexes,
       foreignKeys: foreign.map((f) => `${f.from} -> ${f.table}(${f.to})`).sort(),
+      triggers: triggers.map((t) => describeTrigger(t.name, t.sql)).sort(),
     };
   }
   return catalogue;
@@ -220,11 +234,17 @@ async function readPostgres(db: Kysely<unknown>): Promise<Catalogue> {
           JOIN pg_class r ON r.oid = c.confrelid
           WHERE c.contype = 'f' AND c.conrelid = (current_schema() || '.' || ${table})::regclass`,
     );
+    const triggers = await rows<{ name: string; definition: string }>(
+      db,
+      sql`SELECT tgname AS name, pg_get_triggerdef(oid) AS definition FROM pg_trigger
+          WHERE NOT tgisinternal AND tgrelid = (current_schema() || '.' || ${table})::regclass`,
+    );
     catalogue[table] = {
       columns,
       primaryKey,
       indexes,
       foreignKeys: foreign.map((f) => `${f.from} -> ${f.table}(${f.to})`).sort(),
+      triggers: triggers.map((t) => describeTrigger(t.name, t.definition)).sort(),
     };
   }
   return catalogue;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { accessOf, type ConsoleRole, type DeclaredRoute, type RequiredScope } from '../access.js';
+import { accessOf, type ConsoleAccess, type DeclaredRoute, type RequiredScope } from '../access.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,7 +11,7 @@ declare module 'fastify' {
 /** How each kind of declared access is checked; a guard throws a DomainError to refuse. */
 export interface Guards {
   apiKey(request: FastifyRequest, reply: FastifyReply, scope: RequiredScope): Promise<void>;
-  console(request: FastifyRequest, reply: FastifyReply, role: ConsoleRole): Promise<void>;
+  console(request: FastifyRequest, reply: FastifyReply, access: ConsoleAccess): Promise<void>;
 }
 
 /**
@@ -51,7 +51,7 @@ export function installAccessControl(app: FastifyInstance, guards: Guards): void
     const access = request.routeOptions.config.access;
     if (access === 'public') return;
     if (access === undefined) throw new Error(`Route ${request.routeOptions.url} has no access`);
-    if ('role' in access) await guards.console(request, reply, access.role);
+    if ('role' in access) await guards.console(request, reply, access);
     else await guards.apiKey(request, reply, access.scope);
   });
 }

@@ -18,6 +18,7 @@ export function statusFor(code: ErrorCode): number {
     case 'CONTACT_GROUP_NOT_FOUND':
     case 'INVALID_SCHEDULED_TIME':
     case 'NOT_SCHEDULED':
+    case 'TOTP_CODE_INVALID':
       return 400;
     case 'UNAUTHORIZED':
     case 'TOTP_REQUIRED':
@@ -38,7 +39,13 @@ export function statusFor(code: ErrorCode): number {
     case 'ALREADY_PROCESSING':
     case 'SENDER_NAME_TAKEN':
     case 'INVALID_TRANSITION':
+    case 'EMAIL_TAKEN':
+    case 'ALREADY_INVITED':
+    case 'NOT_REMOVABLE':
       return 409;
+    case 'LINK_USED':
+    case 'LINK_EXPIRED':
+      return 410;
     case 'PAYLOAD_TOO_LARGE':
     case 'DOCUMENT_TOO_LARGE':
       return 413;

@@ -26,6 +26,11 @@ export function apiKeyPrefix(key: string): string | null {
   return KEY_SHAPE.exec(key)?.[1] ?? null;
 }
 
+/** The secret part of a well-formed key (it may itself contain `_`), or null. */
+export function apiKeySecret(key: string): string | null {
+  return KEY_SHAPE.exec(key)?.[2] ?? null;
+}
+
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }

@@ -3,6 +3,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
 import type { Store } from '../ports.js';
 import { requireAccount } from '../accounts/require-account.js';
+import { countCharacters } from '../limits.js';
 
 export interface CreditAdjustment {
   readonly accountId: number;
@@ -36,7 +37,7 @@ export async function adjustCredits(
   if (/nok_[a-z2-7]{12}_/.test(note)) {
     throw invalidParameter('the note must not hold an API key: name the key by its prefix');
   }
-  if (note.length > MAX_NOTE_LENGTH) {
+  if (countCharacters(note) > MAX_NOTE_LENGTH) {
     throw invalidParameter(`the note is at most ${MAX_NOTE_LENGTH} characters`);
   }
   return store.transaction(async (tx) => {

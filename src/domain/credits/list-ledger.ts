@@ -1,4 +1,4 @@
-import { invalidParameter } from '../errors.js';
+import { parseIdCursor } from '../id-cursor.js';
 import type { LedgerEntry, Store } from '../ports.js';
 
 export interface LedgerPage {
@@ -15,16 +15,9 @@ export async function listLedger(
   store: Store,
   input: { accountId: number; cursor?: string; limit: number },
 ): Promise<LedgerPage> {
-  const beforeId = input.cursor === undefined ? null : parseCursor(input.cursor);
+  const beforeId = input.cursor === undefined ? null : parseIdCursor(input.cursor);
   const rows = await store.ledgerPage(input.accountId, beforeId, input.limit + 1);
   const items = rows.slice(0, input.limit);
   const more = rows.length > input.limit;
   return { items, nextCursor: more ? String(items[items.length - 1]!.id) : null };
-}
-
-function parseCursor(cursor: string): number {
-  if (!/^[1-9][0-9]{0,15}$/.test(cursor) || !Number.isSafeInteger(Number(cursor))) {
-    throw invalidParameter('the cursor is not one this list gave: start again without it');
-  }
-  return Number(cursor);
 }

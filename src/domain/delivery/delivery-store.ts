@@ -101,19 +101,59 @@ export interface DeliveryStore {
   /**
    * Matches orphan receipts, drops those older than `orphanMaxAgeMs`, and gives `timeout` to
    * recipients whose accepted part has had no receipt within its carrier's receipt window
-   * (`defaultReceiptWindowMs` for a carrier not named), a bounded batch of each per call.
-   * Returns how many recipients timed out, and whether a batch was full (call again).
+   * (`defaultReceiptWindowMs` for a carrier not named), a bounded batch of each per call, read
+   * in (time, carrier, id) order past `from`. Rows a call leaves in place (orphans still
+   * unmatched, submissions within a longer window) are behind the cursor it returns, so the next
+   * call reads new ones instead of the same batch again. Returns how many recipients timed out,
+   * and where to go on (null: the round is done).
    */
   sweep(input: {
     nowMs: number;
     receiptWindowsMs: ReadonlyMap<string, number>;
     defaultReceiptWindowMs: number;
     orphanMaxAgeMs: number;
-  }): Promise<{ timedOut: number; more: boolean }>;
+    /** Where this call resumes; SWEEP_START (the default) begins a round. */
+    from?: SweepCursor;
+    /** Rows of each table one call reads at most; SWEEP_BATCH by default. */
+    batchSize?: number;
+  }): Promise<{ timedOut: number; next: SweepCursor | null }>;
 }
+
+/** A row's place in a sweep's order: its time (received or submitted), then its key. */
+export interface SweepPosition {
+  readonly at: number;
+  readonly carrier: string;
+  readonly smscId: string;
+}
+
+/** Where a sweep round resumes in each table: past this row, or null once the table is done. */
+export interface SweepCursor {
+  readonly orphans: SweepPosition | null;
+  readonly submissions: SweepPosition | null;
+}
+
+/** Before every row: times are never negative. */
+const FIRST_ROW: SweepPosition = { at: -1, carrier: '', smscId: '' };
+
+export const SWEEP_START: SweepCursor = { orphans: FIRST_ROW, submissions: FIRST_ROW };
 
 /** Orphan receipts, or overdue submissions, one sweep handles at most. */
 export const SWEEP_BATCH = 5000;
+
+/**
+ * Where the next call of a round resumes: past the last row read of a table whose batch was
+ * full, null for one whose batch was not (nothing is left behind it).
+ */
+export function nextSweepCursor(
+  orphans: readonly SweepPosition[],
+  submissions: readonly SweepPosition[],
+  batchSize: number,
+): SweepCursor | null {
+  const past = (rows: readonly SweepPosition[]) =>
+    rows.length === batchSize ? rows[rows.length - 1]! : null;
+  const next = { orphans: past(orphans), submissions: past(submissions) };
+  return next.orphans === null && next.submissions === null ? null : next;
+}
 
 /** The submissions a sweep may time out: older than the shortest window, by their carrier's. */
 export function isOverdue(

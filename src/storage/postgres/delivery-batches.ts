@@ -1,6 +1,8 @@
 // The batched statements of the PostgreSQL delivery store (delivery-store.ts): arrays passed
-// whole (`unnest`), recipients read and locked in (message, seq) order, folded by the domain's
-// fold (the same as SQLite's), and everything a batch changes written in ONE statement.
+// whole (`unnest`), recipients read and locked in (message, seq) order (with the submissions
+// receipts match, in the same statement), folded by the domain's fold (the same as SQLite's),
+// and everything a batch changes written in ONE statement. SQLite's twin reads and writes a row
+// at a time with prepared statements instead: round trips cost nothing in process.
 import type pg from 'pg';
 import {
   normaliseSmscId,
@@ -18,6 +20,7 @@ import {
 import type { CountDeltas } from '../count-deltas.js';
 import {
   foldRecipients,
+  DELIVERY_STATE_COLUMNS,
   recipientKey,
   SELECT_DELIVERY_STATE,
   type ChangedRecipient,
@@ -47,13 +50,17 @@ export async function foldLocked(
 }
 
 /**
- * Matches final receipts to their submissions (locked), in batch order, as SQLite does one at a
- * time: the candidates of every id form are read at once and taken in order.
+ * Matches final receipts to their submissions and folds them into their recipients, reading
+ * both in ONE locked statement: the submissions every id form of the batch names, each joined
+ * with its recipient's state (a recipient row is never deleted), locked in (message, seq)
+ * order as `foldLocked` locks. Receipts are taken in batch order, as SQLite does one at a time.
  */
-export async function matchLocked(
+export async function matchAndFoldLocked(
   client: pg.PoolClient,
   receipts: readonly ReceiptReport[],
-): Promise<MatchedReceipts> {
+  nowMs: number,
+  counts: CountDeltas,
+): Promise<MatchedReceipts & { recipients: ChangedRecipient[] }> {
   const carriers: string[] = [];
   const ids: string[] = [];
   for (const receipt of receipts) {
@@ -64,19 +71,18 @@ export async function matchLocked(
     }
   }
   const found = new Map<string, Submission>();
+  const states = new Map<string, DeliveryStateRow>();
   if (carriers.length > 0) {
-    const { rows } = await client.query<{
-      carrier: string;
-      smsc_id: string;
-      message_id: number;
-      seq: number;
-      part: number;
-      submitted_at: number;
-    }>(
-      `SELECT s.carrier, s.smsc_id, s.message_id, s.seq, s.part, s.submitted_at
-       FROM submissions s JOIN (SELECT DISTINCT * FROM unnest($1::text[], $2::text[])) v(carrier, smsc_id)
+    const { rows } = await client.query<
+      DeliveryStateRow & { carrier: string; smsc_id: string; part: number; submitted_at: number }
+    >(
+      `SELECT ${DELIVERY_STATE_COLUMNS}, s.carrier, s.smsc_id, s.part, s.submitted_at
+       FROM submissions s
+       JOIN (SELECT DISTINCT * FROM unnest($1::text[], $2::text[])) v(carrier, smsc_id)
          ON s.carrier = v.carrier AND s.smsc_id = v.smsc_id
-       ORDER BY s.carrier, s.smsc_id FOR UPDATE OF s`,
+       JOIN recipients r ON r.message_id = s.message_id AND r.seq = s.seq
+       JOIN messages m ON m.id = r.message_id
+       ORDER BY r.message_id, r.seq, s.carrier, s.smsc_id FOR UPDATE OF r, s`,
       [carriers, ids],
     );
     for (const row of rows) {
@@ -88,13 +94,21 @@ export async function matchLocked(
         part: row.part,
         submittedAt: row.submitted_at,
       });
+      states.set(recipientKey(row.message_id, row.seq), row);
     }
   }
-  return matchReceipts(receipts, (c, id) => found.get(submissionKey(c, id)), smscIdForms);
+  const result = matchReceipts(receipts, (c, id) => found.get(submissionKey(c, id)), smscIdForms);
+  const recipients = foldRecipients(
+    receiptEvents(result.matched).sorted(),
+    (m, seq) => states.get(recipientKey(m, seq)),
+    nowMs,
+    counts,
+  );
+  return { ...result, recipients };
 }
 
 /** The receipt events of matched receipts, by recipient. */
-export function receiptEvents(matched: MatchedReceipts['matched']): EventsByRecipient {
+function receiptEvents(matched: MatchedReceipts['matched']): EventsByRecipient {
   const events = new EventsByRecipient();
   for (const { receipt, submission } of matched) {
     events.add(submission.messageId, submission.seq, {

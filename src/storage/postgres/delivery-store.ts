@@ -1,89 +1,75 @@
+import type { CompiledQuery, Kysely } from 'kysely';
 import type pg from 'pg';
 import {
   isOverdue,
+  nextSweepCursor,
   SWEEP_BATCH,
+  SWEEP_START,
   shortestReceiptWindowMs,
   type DeliveryStore,
-  type AppliedReceipt,
-  type DispatchChunk,
-  type ReceiptReport,
+  type SweepPosition,
 } from '../../domain/delivery/delivery-store.js';
 import { EventsByRecipient, outcomeEvent } from '../../domain/delivery/fold-delivery.js';
-import { allParts, toPartMask } from '../../domain/delivery/part-mask.js';
 import { CountDeltas } from '../count-deltas.js';
 import {
+  DeliveryChunks,
+  type ChunkRow,
+  type DispatchableRow,
+  type RunQuery,
+} from '../delivery-chunks.js';
+import { appliedReceipts, orphanReport } from '../delivery-state-rows.js';
+import type { Tables } from '../schema.js';
+import {
   foldLocked,
-  matchLocked,
-  receiptEvents,
+  matchAndFoldLocked,
   writeBatch,
   type AcceptedOutcome,
 } from './delivery-batches.js';
-import { transaction } from './pg-transactions.js';
+import { autocommit, transaction } from './pg-transactions.js';
 
 /**
  * The delivery store on PostgreSQL, for any number of dispatcher processes. Each call is one
- * transaction on one pooled connection, with batches passed as arrays (`unnest`) so that a
- * thousand outcomes cost a few statements. Claims take `FOR UPDATE SKIP LOCKED`: two
- * dispatchers never lease the same chunk and never wait for each other to do so.
+ * transaction on one pooled connection. The chunk statements are the shared ones
+ * (delivery-chunks.ts); what is PostgreSQL's own is below: claims take `FOR UPDATE SKIP LOCKED`
+ * (two dispatchers never lease the same chunk and never wait for each other to do so; SQLite has
+ * one writer and no row locks), a release locks its message row, and outcomes and receipts are
+ * written in batches passed as arrays (`unnest`, delivery-batches.ts), so that a thousand of
+ * them cost a few round trips rather than a thousand.
  */
-export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
-  const partsOf = new Map<number, number>();
-
-  async function fullMasks(client: pg.PoolClient, ids: Iterable<number>) {
-    const missing = [...new Set(ids)].filter((id) => !partsOf.has(id));
-    if (missing.length > 0) {
-      const { rows } = await client.query<{ id: number; parts: number }>(
-        'SELECT id, parts FROM messages WHERE id = ANY($1::bigint[])',
-        [missing],
-      );
-      for (const row of rows) partsOf.set(row.id, row.parts);
-    }
-    return (id: number) => allParts(partsOf.get(id) ?? 1);
-  }
+export function postgresDeliveryStore(pool: pg.Pool, db: Kysely<Tables>): DeliveryStore {
+  const chunks = new DeliveryChunks(db);
 
   return {
-    claimChunk: ({ owner, nowMs, leaseMs, chunkSize }) =>
-      transaction(pool, async (client) => {
-        const until = nowMs + leaseMs;
-        const due = await client.query<ChunkRow>(
-          `SELECT c.message_id, c.first_seq, c.last_seq FROM dispatch_chunks c
-           JOIN messages m ON m.id = c.message_id
-           WHERE c.due_at <= $1 AND c.lease_expires_at <= $1 AND m.status = 'pending'
-           ORDER BY c.first_seq, c.message_id LIMIT 1 FOR UPDATE OF c SKIP LOCKED`,
-          [nowMs],
-        );
-        let chunk = due.rows[0];
-        if (chunk) {
-          await client.query(
-            'UPDATE dispatch_chunks SET lease_owner = $1, lease_expires_at = $2 WHERE message_id = $3 AND first_seq = $4',
-            [owner, until, chunk.message_id, chunk.first_seq],
-          );
-        } else {
-          const found = await client.query<{
-            id: number;
-            dispatch_upto: number;
-            materialised_upto: number;
-          }>(
-            `SELECT id, dispatch_upto, materialised_upto FROM messages
-             WHERE status = 'pending' AND dispatch_upto < recipient_total
-               AND dispatch_upto < materialised_upto
-             ORDER BY dispatch_upto, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-          );
-          const message = found.rows[0];
-          if (!message) return null;
-          const last = Math.min(message.materialised_upto, message.dispatch_upto + chunkSize);
-          chunk = { message_id: message.id, first_seq: message.dispatch_upto, last_seq: last };
-          await client.query(
-            'INSERT INTO dispatch_chunks (message_id, first_seq, last_seq, due_at, lease_owner, lease_expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
-            [message.id, message.dispatch_upto, last, nowMs, owner, until],
-          );
-          await client.query('UPDATE messages SET dispatch_upto = $1 WHERE id = $2', [
-            last,
-            message.id,
-          ]);
-        }
-        return loadChunk(client, chunk, nowMs);
-      }),
+    // Picks lock their row and skip rows another dispatcher has locked: two dispatchers never
+    // lease the same chunk and never wait for each other to do so.
+    claimChunk: (input) =>
+      transaction(pool, (client) =>
+        chunks.claim(
+          pgRunQuery(client),
+          {
+            async due(nowMs) {
+              const { rows } = await client.query<ChunkRow>(
+                `SELECT c.message_id, c.first_seq, c.last_seq FROM dispatch_chunks c
+                 JOIN messages m ON m.id = c.message_id
+                 WHERE c.due_at <= $1 AND c.lease_expires_at <= $1 AND m.status = 'pending'
+                 ORDER BY c.first_seq, c.message_id LIMIT 1 FOR UPDATE OF c SKIP LOCKED`,
+                [nowMs],
+              );
+              return rows[0];
+            },
+            async dispatchable() {
+              const { rows } = await client.query<DispatchableRow>(
+                `SELECT id, dispatch_upto, materialised_upto FROM messages
+                 WHERE status = 'pending' AND dispatch_upto < recipient_total
+                   AND dispatch_upto < materialised_upto
+                 ORDER BY dispatch_upto, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+              );
+              return rows[0];
+            },
+          },
+          input,
+        ),
+      ),
 
     recordOutcomes: (outcomes, nowMs) =>
       transaction(pool, async (client) => {
@@ -97,59 +83,25 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
         await writeBatch(client, { accepted, recipients, counts }, nowMs);
       }),
 
-    renewLeases: async (owner, chunks, untilMs) => {
-      if (chunks.length === 0) return;
-      await pool.query(
-        `UPDATE dispatch_chunks c SET lease_expires_at = $1
-         FROM unnest($2::bigint[], $3::bigint[]) v(message_id, first_seq)
-         WHERE c.message_id = v.message_id AND c.first_seq = v.first_seq AND c.lease_owner = $4`,
-        [untilMs, chunks.map((c) => c.messageId), chunks.map((c) => c.firstSeq), owner],
-      );
-    },
+    renewLeases: (owner, keys, untilMs) => chunks.renew(poolRunQuery(pool), owner, keys, untilMs),
 
-    releaseChunk: (owner, { messageId, firstSeq }, nowMs) =>
+    releaseChunk: (owner, key, nowMs) =>
       transaction(pool, async (client) => {
         // The message row first: releases of one message's chunks take turns, so the one that
         // deletes the last chunk sees every other deletion committed and finishes the message.
-        await client.query('SELECT 1 FROM messages WHERE id = $1 FOR UPDATE', [messageId]);
-        const own = await client.query<ChunkRow>(
-          'SELECT message_id, first_seq, last_seq FROM dispatch_chunks WHERE message_id = $1 AND first_seq = $2 AND lease_owner = $3',
-          [messageId, firstSeq, owner],
-        );
-        const chunk = own.rows[0];
-        if (!chunk) return;
-        const full = (await fullMasks(client, [messageId]))(messageId);
-        const next = await client.query<{ due: number | null }>(
-          `SELECT min(next_attempt_at) AS due FROM recipients
-           WHERE message_id = $1 AND seq > $2 AND seq <= $3 AND status = 'pending' AND parts_accepted <> $4`,
-          [messageId, firstSeq, chunk.last_seq, full.toString()],
-        );
-        const due = next.rows[0]?.due ?? null;
-        if (due !== null) {
-          await client.query(
-            'UPDATE dispatch_chunks SET due_at = $1, lease_owner = NULL, lease_expires_at = 0 WHERE message_id = $2 AND first_seq = $3',
-            [due, messageId, firstSeq],
-          );
-          return;
-        }
-        await client.query('DELETE FROM dispatch_chunks WHERE message_id = $1 AND first_seq = $2', [
-          messageId,
-          firstSeq,
-        ]);
-        await client.query(
-          `UPDATE messages SET status = CASE WHEN any_accepted = 1 THEN 'sent' ELSE 'failed' END,
-             completed_at = $1, updated_at = $1
-           WHERE id = $2 AND status = 'pending' AND dispatch_upto = recipient_total
-             AND NOT EXISTS (SELECT 1 FROM dispatch_chunks WHERE message_id = $2)`,
-          [nowMs, messageId],
-        );
+        await client.query('SELECT 1 FROM messages WHERE id = $1 FOR UPDATE', [key.messageId]);
+        await chunks.release(pgRunQuery(client), owner, key, nowMs);
       }),
 
     applyReceipts: (receipts, nowMs) =>
       transaction(pool, async (client) => {
         const counts = new CountDeltas();
-        const { matched, unmatched } = await matchLocked(client, receipts);
-        const recipients = await foldLocked(client, receiptEvents(matched), nowMs, counts);
+        const { matched, unmatched, recipients } = await matchAndFoldLocked(
+          client,
+          receipts,
+          nowMs,
+          counts,
+        );
         await writeBatch(
           client,
           {
@@ -160,144 +112,132 @@ export function postgresDeliveryStore(pool: pg.Pool): DeliveryStore {
           },
           nowMs,
         );
-        return matched.map(({ receipt, submission }): AppliedReceipt => ({
-          carrier: receipt.carrier,
-          outcome: receipt.outcome!,
-          latencyMs: nowMs - submission.submittedAt,
-        }));
+        return appliedReceipts(matched, nowMs);
       }),
 
-    async queueDepth() {
-      const { rows } = await pool.query<{ depth: number | null }>(
-        `SELECT sum(recipient_total - dispatch_upto) AS depth FROM messages
-         WHERE status = 'pending' AND dispatch_upto < recipient_total`,
-      );
-      return rows[0]?.depth ?? 0;
-    },
+    queueDepth: () => chunks.queueDepth(poolRunQuery(pool)),
 
     sweep: (input) =>
       transaction(pool, async (client) => {
-        const { nowMs, orphanMaxAgeMs } = input;
-        const counts = new CountDeltas();
-        const orphans = await client.query<{
-          carrier: string;
-          smsc_id: string;
-          outcome: string;
-          error: string | null;
-          received_at: number;
-        }>(
-          `SELECT carrier, smsc_id, outcome, error, received_at FROM orphan_receipts
-           ORDER BY received_at, carrier, smsc_id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-          [SWEEP_BATCH],
-        );
-        if (orphans.rows.length > 0) {
-          const reports = orphans.rows.map((row): ReceiptReport => ({
-            carrier: row.carrier,
-            smscId: row.smsc_id,
-            outcome: row.outcome === 'pending' ? null : (row.outcome as never),
-            error: row.error,
-          }));
-          const { matched, unmatched } = await matchLocked(client, reports);
-          const left = new Set(unmatched);
-          const recipients = await foldLocked(client, receiptEvents(matched), nowMs, counts);
-          const done = orphans.rows.filter(
-            (row, i) => !left.has(reports[i]!) || row.received_at < nowMs - orphanMaxAgeMs,
-          );
-          await writeBatch(
-            client,
-            {
-              deleteSubmissions: matched.map((m) => m.submission),
-              recipients,
-              deleteOrphans: done.map((row) => ({ carrier: row.carrier, smscId: row.smsc_id })),
-            },
-            nowMs,
-          );
-        }
-        const candidates = await client.query<{
-          carrier: string;
-          smsc_id: string;
-          message_id: number;
-          seq: number;
-          submitted_at: number;
-        }>(
-          `SELECT carrier, smsc_id, message_id, seq, submitted_at FROM submissions
-           WHERE submitted_at < $1 ORDER BY submitted_at, carrier, smsc_id LIMIT $2
-           FOR UPDATE SKIP LOCKED`,
-          [nowMs - shortestReceiptWindowMs(input), SWEEP_BATCH],
-        );
-        const overdue = candidates.rows.filter((row) => isOverdue(row, input));
-        const events = new EventsByRecipient();
-        for (const row of overdue) events.add(row.message_id, row.seq, { kind: 'timeout' });
-        const recipients = await foldLocked(client, events, nowMs, counts);
-        await writeBatch(
-          client,
-          {
-            deleteSubmissions: overdue.map((row) => ({
-              carrier: row.carrier,
-              smscId: row.smsc_id,
-            })),
-            recipients,
-            counts,
-          },
-          nowMs,
-        );
+        const { from = SWEEP_START, batchSize = SWEEP_BATCH } = input;
+        const orphans =
+          from.orphans === null ? [] : await matchOrphans(client, from.orphans, batchSize, input);
+        const overdue =
+          from.submissions === null
+            ? { read: [], timedOut: 0 }
+            : await timeOutOverdue(client, from.submissions, batchSize, input);
         return {
-          timedOut: recipients.filter((r) => r.state.status === 'timeout').length,
-          more: orphans.rows.length === SWEEP_BATCH || candidates.rows.length === SWEEP_BATCH,
+          timedOut: overdue.timedOut,
+          next: nextSweepCursor(orphans, overdue.read, batchSize),
         };
       }),
   };
-
-  async function loadChunk(
-    client: pg.PoolClient,
-    chunk: ChunkRow,
-    nowMs: number,
-  ): Promise<DispatchChunk> {
-    const { rows: messages } = await client.query<{
-      sender: string;
-      content: string;
-      parts: number;
-    }>('SELECT sender, content, parts FROM messages WHERE id = $1', [chunk.message_id]);
-    const message = messages[0]!;
-    partsOf.set(chunk.message_id, message.parts);
-    const { rows } = await client.query<{
-      seq: number;
-      msisdn: string;
-      parts_accepted: string;
-      first_attempt_at: number | null;
-    }>(
-      `SELECT seq, msisdn, CAST(parts_accepted AS TEXT) AS parts_accepted, first_attempt_at
-       FROM recipients
-       WHERE message_id = $1 AND seq > $2 AND seq <= $3 AND status = 'pending'
-         AND next_attempt_at <= $4 AND parts_accepted <> $5
-       ORDER BY seq`,
-      [
-        chunk.message_id,
-        chunk.first_seq,
-        chunk.last_seq,
-        nowMs,
-        allParts(message.parts).toString(),
-      ],
-    );
-    return {
-      messageId: chunk.message_id,
-      firstSeq: chunk.first_seq,
-      lastSeq: chunk.last_seq,
-      sender: message.sender,
-      content: message.content,
-      parts: message.parts,
-      recipients: rows.map((row) => ({
-        seq: row.seq,
-        msisdn: row.msisdn,
-        partsAccepted: toPartMask(row.parts_accepted),
-        firstAttemptAt: row.first_attempt_at,
-      })),
-    };
-  }
 }
 
-interface ChunkRow {
-  message_id: number;
-  first_seq: number;
-  last_seq: number;
+type SweepInput = Parameters<DeliveryStore['sweep']>[0];
+
+/**
+ * Matches the orphan receipts past `after` (a batch, locked; another dispatcher's sweep skips
+ * them) and deletes those matched or too old. Returns the positions of the rows read.
+ */
+async function matchOrphans(
+  client: pg.PoolClient,
+  after: SweepPosition,
+  batchSize: number,
+  input: SweepInput,
+): Promise<SweepPosition[]> {
+  const { nowMs, orphanMaxAgeMs } = input;
+  const { rows } = await client.query<OrphanRow>(
+    `SELECT carrier, smsc_id, outcome, error, received_at FROM orphan_receipts
+     WHERE (received_at, carrier, smsc_id) > ($1, $2, $3)
+     ORDER BY received_at, carrier, smsc_id LIMIT $4 FOR UPDATE SKIP LOCKED`,
+    [after.at, after.carrier, after.smscId, batchSize],
+  );
+  if (rows.length === 0) return [];
+  const counts = new CountDeltas();
+  const reports = rows.map(orphanReport);
+  const { matched, unmatched, recipients } = await matchAndFoldLocked(
+    client,
+    reports,
+    nowMs,
+    counts,
+  );
+  const left = new Set(unmatched);
+  const done = rows.filter(
+    (row, i) => !left.has(reports[i]!) || row.received_at < nowMs - orphanMaxAgeMs,
+  );
+  await writeBatch(
+    client,
+    {
+      deleteSubmissions: matched.map((m) => m.submission),
+      recipients,
+      deleteOrphans: done.map((row) => ({ carrier: row.carrier, smscId: row.smsc_id })),
+      counts,
+    },
+    nowMs,
+  );
+  return rows.map((row) => ({ at: row.received_at, carrier: row.carrier, smscId: row.smsc_id }));
+}
+
+/**
+ * Gives `timeout` to the recipients of the submissions past `after` that are overdue by their
+ * carrier's window (a batch, locked). Returns the positions of the rows read.
+ */
+async function timeOutOverdue(
+  client: pg.PoolClient,
+  after: SweepPosition,
+  batchSize: number,
+  input: SweepInput,
+): Promise<{ read: SweepPosition[]; timedOut: number }> {
+  const { nowMs } = input;
+  const { rows } = await client.query<{
+    carrier: string;
+    smsc_id: string;
+    message_id: number;
+    seq: number;
+    submitted_at: number;
+  }>(
+    `SELECT carrier, smsc_id, message_id, seq, submitted_at FROM submissions
+     WHERE submitted_at < $1 AND (submitted_at, carrier, smsc_id) > ($2, $3, $4)
+     ORDER BY submitted_at, carrier, smsc_id LIMIT $5 FOR UPDATE SKIP LOCKED`,
+    [nowMs - shortestReceiptWindowMs(input), after.at, after.carrier, after.smscId, batchSize],
+  );
+  const overdue = rows.filter((row) => isOverdue(row, input));
+  const counts = new CountDeltas();
+  const events = new EventsByRecipient();
+  for (const row of overdue) events.add(row.message_id, row.seq, { kind: 'timeout' });
+  const recipients = await foldLocked(client, events, nowMs, counts);
+  await writeBatch(
+    client,
+    {
+      deleteSubmissions: overdue.map((row) => ({ carrier: row.carrier, smscId: row.smsc_id })),
+      recipients,
+      counts,
+    },
+    nowMs,
+  );
+  return {
+    read: rows.map((row) => ({ at: row.submitted_at, carrier: row.carrier, smscId: row.smsc_id })),
+    timedOut: recipients.filter((r) => r.state.status === 'timeout').length,
+  };
+}
+
+interface OrphanRow {
+  carrier: string;
+  smsc_id: string;
+  outcome: string;
+  error: string | null;
+  received_at: number;
+}
+
+/** Runs the shared statements on the transaction's connection. */
+function pgRunQuery(client: pg.PoolClient): RunQuery {
+  return async <R>(query: CompiledQuery<R>) =>
+    (await client.query(query.sql, [...query.parameters])).rows as R[];
+}
+
+/** Runs a shared statement on its own (atomic by itself). */
+function poolRunQuery(pool: pg.Pool): RunQuery {
+  return async <R>(query: CompiledQuery<R>) =>
+    (await autocommit(pool, query.sql, [...query.parameters])).rows as R[];
 }

@@ -80,7 +80,7 @@ export function openPostgres(url: string, options: OpenDatabaseOptions = {}): Da
       insertChunk(pool, messageId, fromSeq, toSeq, rows, nowMs),
   };
 
-  return { db, engine, delivery: postgresDeliveryStore(pool), close: () => db.destroy() };
+  return { db, engine, delivery: postgresDeliveryStore(pool, db), close: () => db.destroy() };
 }
 
 /** The client's own statements report the broken connection; this only keeps the process up. */

@@ -1,16 +1,17 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import type { CompiledQuery, Kysely } from 'kysely';
 import {
   isOverdue,
+  nextSweepCursor,
   SWEEP_BATCH,
+  SWEEP_START,
   shortestReceiptWindowMs,
   smscIdForms,
   normaliseSmscId,
   type DeliveryStore,
-  type DispatchChunk,
-  type DispatchRecipient,
-  type AppliedReceipt,
   type PartOutcome,
   type ReceiptReport,
+  type SweepPosition,
 } from '../../domain/delivery/delivery-store.js';
 import {
   EventsByRecipient,
@@ -19,58 +20,75 @@ import {
   outcomeEvent,
   type Submission,
 } from '../../domain/delivery/fold-delivery.js';
-import { allParts, toPartMask } from '../../domain/delivery/part-mask.js';
 import { CountDeltas } from '../count-deltas.js';
 import {
+  DeliveryChunks,
+  type ChunkRow,
+  type DispatchableRow,
+  type RunQuery,
+} from '../delivery-chunks.js';
+import {
+  appliedReceipts,
   foldRecipients,
+  orphanReport,
   SELECT_DELIVERY_STATE,
   type ChangedRecipient,
   type DeliveryStateRow,
 } from '../delivery-state-rows.js';
+import type { Tables } from '../schema.js';
 
 type Run = <T>(work: () => T) => Promise<T>;
 
 /**
- * The delivery store on SQLite: prepared statements on the process's one connection, each call
- * one IMMEDIATE transaction under the Kysely connection mutex (`run`), so it never interleaves
- * with a Kysely transaction. SQLite has a single writer: a claim cannot race another claim.
+ * The delivery store on SQLite: each call one IMMEDIATE transaction on the process's one
+ * connection, under the Kysely connection mutex (`run`), so it never interleaves with a Kysely
+ * transaction. The chunk statements are the shared ones (delivery-chunks.ts); what is SQLite's
+ * own is below. SQLite has a single writer, so a claim cannot race another claim and needs no
+ * row locks; outcomes and receipts are written one row at a time with prepared statements, as
+ * fast on an in-process engine as any batching.
  */
-export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): DeliveryStore {
+export function sqliteDeliveryStore(
+  raw: BetterSqlite3.Database,
+  db: Kysely<Tables>,
+  run: Run,
+): DeliveryStore {
   // Prepared on first use: the store is opened before the migrations create its tables.
   let statements: Statements | undefined;
   const st = () => (statements ??= prepare(raw));
-  const partsOf = new Map<number, number>();
-  const fullMask = (messageId: number) => {
-    let parts = partsOf.get(messageId);
-    if (parts === undefined) {
-      parts = (st().messageParts.get(messageId) as { parts: number } | undefined)?.parts ?? 1;
-      partsOf.set(messageId, parts);
-    }
-    return allParts(parts);
-  };
+  const chunks = new DeliveryChunks(db);
+  const runQuery = sqliteRunQuery(raw);
   const applyCounts = (deltas: CountDeltas) => {
     for (const entry of deltas.entries()) st().addCount.run(entry);
   };
   const immediate = <T>(work: () => T): Promise<T> => run(() => raw.transaction(work).immediate());
+  /** The same, for work that awaits the shared statements: the mutex is held until it settles. */
+  const immediateAsync = <T>(work: () => Promise<T>): Promise<T> =>
+    db.connection().execute(async () => {
+      raw.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await work();
+        raw.exec('COMMIT');
+        return result;
+      } catch (error) {
+        // SQLite may have rolled back already (disk full): ROLLBACK would hide the cause.
+        if (raw.inTransaction) raw.exec('ROLLBACK');
+        throw error;
+      }
+    });
 
   return {
-    claimChunk: ({ owner, nowMs, leaseMs, chunkSize }) =>
-      immediate(() => {
-        const until = nowMs + leaseMs;
-        let chunk = st().dueChunk.get(nowMs, nowMs) as ChunkRow | undefined;
-        if (chunk) {
-          st().leaseChunk.run(owner, until, chunk.message_id, chunk.first_seq);
-        } else {
-          const message = st().dispatchable.get() as
-            { id: number; dispatch_upto: number; materialised_upto: number } | undefined;
-          if (!message) return null;
-          const last = Math.min(message.materialised_upto, message.dispatch_upto + chunkSize);
-          chunk = { message_id: message.id, first_seq: message.dispatch_upto, last_seq: last };
-          st().insertChunk.run(message.id, message.dispatch_upto, last, nowMs, owner, until);
-          st().advanceDispatch.run(last, message.id);
-        }
-        return loadChunk(chunk, nowMs);
-      }),
+    // Picks without row locks: SQLite's one writer already keeps two claims apart.
+    claimChunk: (input) =>
+      immediateAsync(() =>
+        chunks.claim(
+          runQuery,
+          {
+            due: async (nowMs) => st().dueChunk.get(nowMs, nowMs) as ChunkRow | undefined,
+            dispatchable: async () => st().dispatchable.get() as DispatchableRow | undefined,
+          },
+          input,
+        ),
+      ),
 
     recordOutcomes: (outcomes, nowMs) =>
       immediate(() => {
@@ -79,26 +97,11 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
         applyCounts(counts);
       }),
 
-    renewLeases: (owner, chunks, untilMs) =>
-      immediate(() => {
-        for (const chunk of chunks) st().renew.run(untilMs, chunk.messageId, chunk.firstSeq, owner);
-      }),
+    renewLeases: (owner, keys, untilMs) =>
+      immediateAsync(() => chunks.renew(runQuery, owner, keys, untilMs)),
 
-    releaseChunk: (owner, { messageId, firstSeq }, nowMs) =>
-      immediate(() => {
-        const chunk = st().ownChunk.get(messageId, firstSeq, owner) as ChunkRow | undefined;
-        if (!chunk) return;
-        const next = st().nextDue.get(messageId, firstSeq, chunk.last_seq, fullMask(messageId)) as {
-          due: number | null;
-        };
-        if (next.due !== null) {
-          st().reschedule.run(next.due, messageId, firstSeq);
-          return;
-        }
-        st().deleteChunk.run(messageId, firstSeq);
-        if (st().anyChunk.get(messageId)) return;
-        st().finishMessage.run(nowMs, nowMs, messageId);
-      }),
+    releaseChunk: (owner, key, nowMs) =>
+      immediateAsync(() => chunks.release(runQuery, owner, key, nowMs)),
 
     applyReceipts: (receipts, nowMs) =>
       immediate(() => {
@@ -114,20 +117,19 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
           );
         }
         applyCounts(counts);
-        return matched.map(({ receipt, submission }): AppliedReceipt => ({
-          carrier: receipt.carrier,
-          outcome: receipt.outcome!,
-          latencyMs: nowMs - submission.submittedAt,
-        }));
+        return appliedReceipts(matched, nowMs);
       }),
 
-    queueDepth: () => run(() => (st().queueDepth.get() as { depth: number | null }).depth ?? 0),
+    queueDepth: () => db.connection().execute(() => chunks.queueDepth(runQuery)),
 
     sweep: (input) =>
       immediate(() => {
-        const { nowMs, orphanMaxAgeMs } = input;
+        const { nowMs, orphanMaxAgeMs, from = SWEEP_START, batchSize = SWEEP_BATCH } = input;
         const counts = new CountDeltas();
-        const orphans = st().orphans.all(SWEEP_BATCH) as OrphanRow[];
+        const orphans =
+          from.orphans === null
+            ? []
+            : (st().orphans.all(...rowAfter(from.orphans), batchSize) as OrphanRow[]);
         const reports = orphans.map(orphanReport);
         const { unmatched } = applyReceiptsNow(reports, nowMs, counts);
         const left = new Set(unmatched);
@@ -135,10 +137,14 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
           if (!left.has(reports[i]!) || orphan.received_at < nowMs - orphanMaxAgeMs)
             st().deleteOrphan.run(orphan.carrier, orphan.smsc_id);
         });
-        const candidates = st().overdue.all(
-          nowMs - shortestReceiptWindowMs(input),
-          SWEEP_BATCH,
-        ) as SubmissionRow[];
+        const candidates =
+          from.submissions === null
+            ? []
+            : (st().overdue.all(
+                nowMs - shortestReceiptWindowMs(input),
+                ...rowAfter(from.submissions),
+                batchSize,
+              ) as SubmissionRow[]);
         const events = new EventsByRecipient();
         for (const sub of candidates) {
           if (!isOverdue(sub, input)) continue;
@@ -150,40 +156,22 @@ export function sqliteDeliveryStore(raw: BetterSqlite3.Database, run: Run): Deli
         applyCounts(counts);
         return {
           timedOut,
-          more: orphans.length === SWEEP_BATCH || candidates.length === SWEEP_BATCH,
+          next: nextSweepCursor(
+            orphans.map((row) => ({
+              at: row.received_at,
+              carrier: row.carrier,
+              smscId: row.smsc_id,
+            })),
+            candidates.map((row) => ({
+              at: row.submitted_at,
+              carrier: row.carrier,
+              smscId: row.smsc_id,
+            })),
+            batchSize,
+          ),
         };
       }),
   };
-
-  function loadChunk(chunk: ChunkRow, nowMs: number): DispatchChunk {
-    const message = st().messageForDispatch.get(chunk.message_id) as {
-      sender: string;
-      content: string;
-      parts: number;
-    };
-    partsOf.set(chunk.message_id, message.parts);
-    const rows = st().dueRecipients.all(
-      chunk.message_id,
-      chunk.first_seq,
-      chunk.last_seq,
-      nowMs,
-      allParts(message.parts),
-    ) as { seq: number; msisdn: string; parts_accepted: string; first_attempt_at: number | null }[];
-    return {
-      messageId: chunk.message_id,
-      firstSeq: chunk.first_seq,
-      lastSeq: chunk.last_seq,
-      sender: message.sender,
-      content: message.content,
-      parts: message.parts,
-      recipients: rows.map((row): DispatchRecipient => ({
-        seq: row.seq,
-        msisdn: row.msisdn,
-        partsAccepted: toPartMask(row.parts_accepted),
-        firstAttemptAt: row.first_attempt_at,
-      })),
-    };
-  }
 
   /** Folds each recipient's events into its row; returns the rows that changed. */
   function writeFolds(
@@ -281,21 +269,6 @@ function orphanKey(receipt: ReceiptReport): string {
   return `${receipt.carrier}\u0000${normaliseSmscId(receipt.smscId)}`;
 }
 
-function orphanReport(row: OrphanRow): ReceiptReport {
-  return {
-    carrier: row.carrier,
-    smscId: row.smsc_id,
-    outcome: row.outcome === 'pending' ? null : (row.outcome as never),
-    error: row.error,
-  };
-}
-
-interface ChunkRow {
-  message_id: number;
-  first_seq: number;
-  last_seq: number;
-}
-
 interface SubmissionRow {
   carrier: string;
   smsc_id: string;
@@ -313,7 +286,27 @@ interface OrphanRow {
   received_at: number;
 }
 
+/** A sweep position as the parameters of a row-value comparison. */
+function rowAfter(position: SweepPosition): [number, string, string] {
+  return [position.at, position.carrier, position.smscId];
+}
+
 type Statements = ReturnType<typeof prepare>;
+
+/** Runs the shared statements on the one connection, each prepared once by its SQL text. */
+function sqliteRunQuery(raw: BetterSqlite3.Database): RunQuery {
+  const prepared = new Map<string, BetterSqlite3.Statement>();
+  return async <R>(query: CompiledQuery<R>) => {
+    let statement = prepared.get(query.sql);
+    if (!statement) {
+      statement = raw.prepare(query.sql);
+      prepared.set(query.sql, statement);
+    }
+    if (statement.reader) return statement.all(...query.parameters) as R[];
+    statement.run(...query.parameters);
+    return [];
+  };
+}
 
 function prepare(raw: BetterSqlite3.Database) {
   return {
@@ -324,25 +317,10 @@ function prepare(raw: BetterSqlite3.Database) {
       JOIN messages m ON m.id = c.message_id
       WHERE c.due_at <= ? AND c.lease_expires_at <= ? AND m.status = 'pending'
       ORDER BY c.first_seq, c.message_id LIMIT 1`),
-    leaseChunk: raw.prepare(
-      'UPDATE dispatch_chunks SET lease_owner = ?, lease_expires_at = ? WHERE message_id = ? AND first_seq = ?',
-    ),
     dispatchable: raw.prepare(`
       SELECT id, dispatch_upto, materialised_upto FROM messages
       WHERE status = 'pending' AND dispatch_upto < recipient_total AND dispatch_upto < materialised_upto
       ORDER BY dispatch_upto, id LIMIT 1`),
-    insertChunk: raw.prepare(
-      'INSERT INTO dispatch_chunks (message_id, first_seq, last_seq, due_at, lease_owner, lease_expires_at) VALUES (?, ?, ?, ?, ?, ?)',
-    ),
-    advanceDispatch: raw.prepare('UPDATE messages SET dispatch_upto = ? WHERE id = ?'),
-    messageForDispatch: raw.prepare('SELECT sender, content, parts FROM messages WHERE id = ?'),
-    messageParts: raw.prepare('SELECT parts FROM messages WHERE id = ?'),
-    dueRecipients: raw.prepare(`
-      SELECT seq, msisdn, CAST(parts_accepted AS TEXT) AS parts_accepted, first_attempt_at
-      FROM recipients
-      WHERE message_id = ? AND seq > ? AND seq <= ? AND status = 'pending'
-        AND next_attempt_at <= ? AND parts_accepted <> ?
-      ORDER BY seq`),
     insertSubmission: raw.prepare(
       'INSERT OR REPLACE INTO submissions (carrier, smsc_id, message_id, seq, part, submitted_at) VALUES (?, ?, ?, ?, ?, ?)',
     ),
@@ -357,24 +335,6 @@ function prepare(raw: BetterSqlite3.Database) {
     addCount: raw.prepare(`
       INSERT INTO message_counts (message_id, status, count) VALUES (@messageId, @status, @delta)
       ON CONFLICT (message_id, status) DO UPDATE SET count = count + @delta`),
-    renew: raw.prepare(
-      'UPDATE dispatch_chunks SET lease_expires_at = ? WHERE message_id = ? AND first_seq = ? AND lease_owner = ?',
-    ),
-    ownChunk: raw.prepare(
-      'SELECT message_id, first_seq, last_seq FROM dispatch_chunks WHERE message_id = ? AND first_seq = ? AND lease_owner = ?',
-    ),
-    nextDue: raw.prepare(`
-      SELECT min(next_attempt_at) AS due FROM recipients
-      WHERE message_id = ? AND seq > ? AND seq <= ? AND status = 'pending' AND parts_accepted <> ?`),
-    reschedule: raw.prepare(
-      'UPDATE dispatch_chunks SET due_at = ?, lease_owner = NULL, lease_expires_at = 0 WHERE message_id = ? AND first_seq = ?',
-    ),
-    deleteChunk: raw.prepare('DELETE FROM dispatch_chunks WHERE message_id = ? AND first_seq = ?'),
-    anyChunk: raw.prepare('SELECT 1 FROM dispatch_chunks WHERE message_id = ? LIMIT 1'),
-    finishMessage: raw.prepare(`
-      UPDATE messages SET status = CASE WHEN any_accepted = 1 THEN 'sent' ELSE 'failed' END,
-        completed_at = ?, updated_at = ?
-      WHERE id = ? AND status = 'pending' AND dispatch_upto = recipient_total`),
     submission: raw.prepare(
       'SELECT carrier, smsc_id, message_id, seq, part, submitted_at FROM submissions WHERE carrier = ? AND smsc_id = ?',
     ),
@@ -382,15 +342,13 @@ function prepare(raw: BetterSqlite3.Database) {
     insertOrphan: raw.prepare(
       'INSERT OR REPLACE INTO orphan_receipts (carrier, smsc_id, outcome, error, received_at) VALUES (?, ?, ?, ?, ?)',
     ),
+    // Past a position in the sweep's order, so that rows left in place are not read again.
     orphans: raw.prepare(
-      'SELECT carrier, smsc_id, outcome, error, received_at FROM orphan_receipts ORDER BY received_at, carrier, smsc_id LIMIT ?',
+      'SELECT carrier, smsc_id, outcome, error, received_at FROM orphan_receipts WHERE (received_at, carrier, smsc_id) > (?, ?, ?) ORDER BY received_at, carrier, smsc_id LIMIT ?',
     ),
     deleteOrphan: raw.prepare('DELETE FROM orphan_receipts WHERE carrier = ? AND smsc_id = ?'),
-    queueDepth: raw.prepare(`
-      SELECT sum(recipient_total - dispatch_upto) AS depth FROM messages
-      WHERE status = 'pending' AND dispatch_upto < recipient_total`),
     overdue: raw.prepare(
-      'SELECT carrier, smsc_id, message_id, seq, part, submitted_at FROM submissions WHERE submitted_at < ? ORDER BY submitted_at, carrier, smsc_id LIMIT ?',
+      'SELECT carrier, smsc_id, message_id, seq, part, submitted_at FROM submissions WHERE submitted_at < ? AND (submitted_at, carrier, smsc_id) > (?, ?, ?) ORDER BY submitted_at, carrier, smsc_id LIMIT ?',
     ),
   };
 }

@@ -74,7 +74,7 @@ export function openSqlite(path: string): Database {
       insertRecipientChunkInSlices(raw, withConnection, messageId, fromSeq, toSeq, rows, nowMs),
   };
 
-  const delivery = sqliteDeliveryStore(raw, withConnection);
+  const delivery = sqliteDeliveryStore(raw, db, withConnection);
   return { db, engine, delivery, close: () => db.destroy() };
 }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Harness } from '../harness.js';
 import type { ActorModel, ActorWorld } from './model.js';
 import type { Actor } from './scenario.js';
+import { fromLedger } from '../../../src/storage/from-ledger.js';
 
 /** Id → uuid of both accounts' messages, to read the release's answer (message ids). */
 export async function messageIds(
@@ -26,8 +27,7 @@ export async function checkStore(
   const db = h.db.database.db;
   const account = await h.store.findAccount(world.accountId);
   const ledgerSum = await h.store.ledgerSum(world.accountId);
-  const ledger = await db
-    .selectFrom('credit_ledger')
+  const ledger = await fromLedger(db)
     .leftJoin('messages', 'messages.id', 'credit_ledger.message_id')
     .select([
       'credit_ledger.delta',
