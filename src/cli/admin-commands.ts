@@ -1,5 +1,5 @@
 import { SYSTEM_ACTOR } from '../domain/audit/audit-actor.js';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { createAccount } from '../domain/accounts/create-account.js';
 import { createApiKey } from '../domain/accounts/create-api-key.js';
 import { revokeApiKey } from '../domain/accounts/revoke-api-key.js';
@@ -10,6 +10,7 @@ import type { Store } from '../domain/ports.js';
 import { createSender } from '../domain/senders/create-sender.js';
 import { API_KEY_SCOPES, SENDER_STATUSES } from '../domain/statuses.js';
 import { createTemplate } from '../domain/templates/create-template.js';
+import { createPlatformAdmin } from '../domain/users/create-platform-admin.js';
 import {
   flag,
   integerList,
@@ -48,6 +49,16 @@ export interface AdminCommand {
  */
 async function* linesOf(file: FileHandle): AsyncGenerator<string> {
   for await (const line of file.readLines()) yield line;
+}
+
+/** The first line of a file, without its line ending: a password kept out of the shell's history. */
+async function readPasswordFile(path: string): Promise<string> {
+  const text = await readFile(path, 'utf8').catch((error: unknown) => {
+    throw new Error(`cannot read ${path} (${(error as Error).message}); check --password-file`, {
+      cause: error,
+    });
+  });
+  return text.split(/\r?\n/, 1)[0]!;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -281,6 +292,56 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
         return {
           json: { scope: result.scope, added: result.added },
           text: `Blocked ${plural(result.added, 'new number')} ${where}.`,
+        };
+      };
+    },
+  },
+  {
+    words: 'user create',
+    usage: '--admin --email E --name N [--password-file F]',
+    summary:
+      'a platform admin, with a generated password shown once (or the first line of a file); TOTP enrolment follows at first sign-in',
+    options: {
+      admin: { type: 'boolean' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      'password-file': { type: 'string' },
+    },
+    prepare(parsed) {
+      // Account people are invited from the console by an admin or an owner, never made here.
+      if (!flag(parsed, 'admin')) {
+        throw new UsageError('only platform admins are made here: give --admin');
+      }
+      const email = requiredString(parsed, 'email');
+      const name = requiredString(parsed, 'name');
+      const passwordFile = optionalString(parsed, 'password-file');
+      return async (store, nowMs) => {
+        const password =
+          passwordFile === undefined ? undefined : await readPasswordFile(passwordFile);
+        const created = await createPlatformAdmin(store, {
+          email,
+          name,
+          password,
+          nowMs,
+          actor: SYSTEM_ACTOR,
+        });
+        const { user } = created;
+        const next =
+          'Sign in at /console; the first sign-in asks to set up two-factor sign-in (TOTP) with an authenticator app before anything else.';
+        return {
+          json: {
+            id: user.id,
+            email: user.email,
+            name: user.name,
+            role: user.role,
+            ...(created.generated && { password: created.password }),
+          },
+          text:
+            `Created platform admin ${user.id} ${user.email} ("${user.name}").\n` +
+            (created.generated
+              ? `Password, shown only this once, store it now:\n${created.password}\n`
+              : `Password: the one in ${passwordFile}.\n`) +
+            next,
         };
       };
     },

@@ -1,5 +1,11 @@
 import type { SenderRequestStore } from './senders/sender-request-store.js';
-import type { AuditEvent, AuditEventInput, AuditQuery } from './audit/audit-event.js';
+import type {
+  AuditEntry,
+  AuditEvent,
+  AuditEventInput,
+  AuditPageQuery,
+  AuditQuery,
+} from './audit/audit-event.js';
 import type {
   AccountStatus,
   ApiKeyScope,
@@ -7,6 +13,10 @@ import type {
   RecipientStatus,
   SenderStatus,
 } from './statuses.js';
+import type { DashboardStore } from './dashboard/dashboard-store.js';
+import type { PeopleStore } from './users/people-store.js';
+import type { ContactsStore } from './contacts/contacts-store.js';
+import type { RecipientListsStore } from './recipients/recipient-lists-store.js';
 import type { NewUser, SessionRecord, User, UserChanges, UserRole } from './users/user.js';
 
 export interface Account {
@@ -17,6 +27,10 @@ export interface Account {
   readonly rateLimitRequests: number | null;
   readonly status: AccountStatus;
   readonly createdAt: number;
+  /** Every person of the account must sign in with a second factor (TOTP). */
+  readonly requireTotp: boolean;
+  /** The console warns its people when the balance is below this; 0: never. */
+  readonly lowBalanceThreshold: number;
 }
 
 export interface ApiKeyRecord {
@@ -149,6 +163,8 @@ export interface AccountSettings {
   readonly pricePerPart?: number;
   /** Requests per rate-limit window for each of its keys; null: the platform's default. */
   readonly rateLimitRequests?: number | null;
+  /** The balance below which the console warns; 0: never. */
+  readonly lowBalanceThreshold?: number;
 }
 
 export interface MessageListQuery {
@@ -184,7 +200,8 @@ export interface BalanceChange {
  * {@link TransactionStore} that `transaction` hands to its `work`, so a balance written without
  * its ledger row, or a ledger row without its balance, does not compile.
  */
-export interface Store extends SenderRequestStore {
+export interface Store
+  extends SenderRequestStore, PeopleStore, DashboardStore, ContactsStore, RecipientListsStore {
   /**
    * Runs `work` in one transaction: committed when it resolves, rolled back when it throws.
    * Called on a store already bound to a transaction, it runs `work` in that same transaction.
@@ -247,6 +264,8 @@ export interface Store extends SenderRequestStore {
     nowMs: number;
   }): Promise<Template>;
   findTemplate(id: number): Promise<Template | null>;
+  /** The account's templates, by name. */
+  listTemplates(accountId: number): Promise<Template[]>;
   createContactGroup(input: {
     accountId: number;
     name: string;
@@ -254,7 +273,19 @@ export interface Store extends SenderRequestStore {
   }): Promise<ContactGroup>;
   addContacts(groupId: number, msisdns: readonly string[]): Promise<number>;
   findContactGroup(id: number): Promise<ContactGroup | null>;
+  /** The account's contact groups, by name, with how many numbers each holds. */
+  listContactGroups(accountId: number): Promise<(ContactGroup & { size: number })[]>;
   contactNumbers(groupId: number): Promise<string[]>;
+  /**
+   * How a group counts for a send, without reading its members: how many it has, and how many
+   * of them are on the account's or the platform's blocklist (an entry in either form). Null
+   * for a group that was ever given a member in another form than `66XXXXXXXXX` (which imports
+   * never write): only reading its members tells how it counts.
+   */
+  contactGroupTally(
+    groupId: number,
+    accountId: number,
+  ): Promise<{ members: number; blocked: number } | null>;
   addToBlocklist(
     scopeAccountId: number,
     msisdns: readonly string[],
@@ -267,8 +298,9 @@ export interface Store extends SenderRequestStore {
   nextRefNo(accountId: number): Promise<number>;
   insertMessage(message: NewMessage): Promise<number>;
   findMessageByUuid(uuid: string): Promise<Message | null>;
+  /** One account's messages, or every account's (null: an admin's view), newest first. */
   listMessages(
-    accountId: number,
+    accountId: number | null,
     query: MessageListQuery,
   ): Promise<{ items: Message[]; total: number }>;
   /** scheduled → cancelled, only if still scheduled; true when this call made the change. */
@@ -329,6 +361,19 @@ export interface Store extends SenderRequestStore {
   findUserByEmail(email: string): Promise<User | null>;
   listUsers(query: { accountId?: number; role?: UserRole }): Promise<User[]>;
   updateUser(id: number, changes: UserChanges, nowMs: number): Promise<User | null>;
+  /**
+   * Records `step` as the user's last TOTP step if it is later than the one stored, in one
+   * statement; false when it is not (the code was used already, here or in another process).
+   */
+  claimTotpStep(userId: number, step: number): Promise<boolean>;
+  /**
+   * Removes one recovery code's hash from the user's unused ones, compare-and-set (two
+   * requests racing with one code: one wins); answers how many are left, or null when the
+   * hash was not among them.
+   */
+  consumeRecoveryCode(userId: number, codeHash: string): Promise<number | null>;
+  /** Whether every person of the account must sign in with TOTP; false when there is no such account. */
+  setAccountRequireTotp(accountId: number, required: boolean): Promise<boolean>;
 
   // console sessions, by the hash of their cookie's value
   insertSession(session: SessionRecord): Promise<void>;
@@ -337,14 +382,38 @@ export interface Store extends SenderRequestStore {
   deleteSession(idHash: string): Promise<void>;
   /** Ends every session of a user; answers how many there were. */
   deleteUserSessions(userId: number): Promise<number>;
-  /** Sign-in throttling, shared by every api process: `scope` is `user:<email>` or `ip:<address>`. */
-  recordSignInFailure(scope: string, nowMs: number): Promise<void>;
-  countSignInFailures(scope: string, sinceMs: number): Promise<number>;
-  clearSignInFailures(scope: string): Promise<void>;
+  /**
+   * Deletes at most `limit` sessions idle since `lastSeenBefore` or begun before
+   * `createdBefore` (both inclusive: a session is over at its limit); answers how many.
+   */
+  purgeSessions(
+    cutoffs: { lastSeenBefore: number; createdBefore: number },
+    limit: number,
+  ): Promise<number>;
+
+  /**
+   * Throttling shared by every process (attempt-throttle.ts): counts one attempt of `scope` in
+   * one statement, opening a new window of `windowMs` when none is open at `nowMs`; answers the
+   * attempts in the window, this one included, and when it ends. Concurrent callers each get a
+   * count of their own.
+   */
+  countAttempt(
+    scope: string,
+    windowMs: number,
+    nowMs: number,
+  ): Promise<{ attempts: number; expiresAt: number }>;
+  /** Takes one attempt back from the window ending at `expiresAt`, if that window is still open. */
+  uncountAttempt(scope: string, expiresAt: number): Promise<void>;
+  /** Forgets the scope's attempts. */
+  clearAttempts(scope: string): Promise<void>;
+  /** Deletes at most `limit` windows ended by `nowMs`; answers how many. */
+  purgeAttempts(nowMs: number, limit: number): Promise<number>;
 
   // the audit log (append-only: written through domain/audit/record-audit.ts)
   insertAuditEvent(event: AuditEventInput): Promise<void>;
   listAuditEvents(query: AuditQuery): Promise<{ items: AuditEvent[]; total: number }>;
+  /** A page of the log by id, newest first, with each event's actor and account named. */
+  auditEventsPage(query: AuditPageQuery): Promise<AuditEntry[]>;
 }
 
 /**
@@ -359,4 +428,9 @@ export interface TransactionStore extends Store {
    * answers the balance after.
    */
   changeBalance(change: BalanceChange): Promise<number | null>;
+  /**
+   * Holds the account's row until this transaction ends, so that checks made after it over the
+   * account's people (its last owner) cannot race another transaction doing the same.
+   */
+  lockAccount(accountId: number): Promise<void>;
 }

@@ -5,7 +5,9 @@ import type { Store } from '../domain/ports.js';
 import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import type { EngineOps } from '../storage/engine.js';
 import { isStoreUnavailable } from '../storage/store-unavailable.js';
+import type { SessionLimits } from '../domain/users/sessions.js';
 import { materialiseNextChunk } from './materialise-recipients.js';
+import { PURGE_BATCH, PURGE_EVERY_MS, purgeExpired } from './purge-expired.js';
 import { releaseDueMessages } from './release-due-messages.js';
 
 export interface BackgroundJobs {
@@ -24,16 +26,27 @@ export interface BackgroundJobOptions {
   readonly chunkSize: number;
   /** Told when rows were written or messages released: there may be work to dispatch. */
   readonly onWork?: () => void;
+  /**
+   * Purges what the console leaves behind (purge-expired.ts: expired sessions, sign-in counters,
+   * one-time links, uploaded lists) every `everyMs` of the clock, at most `batch` rows of each a
+   * run.
+   */
+  readonly purge: {
+    readonly sessionLimits: SessionLimits;
+    readonly everyMs?: number;
+    readonly batch?: number;
+  };
 }
 
 /** A failing step is tried again after intervalMs, doubling up to this many intervals. */
 const MAX_BACKOFF_INTERVALS = 16;
 
 /**
- * The scheduler role: releases due scheduled messages and materialises recipient rows. One
- * step at a time; between materialisation chunks it yields to the event loop so an API in the
- * same process keeps answering. A failed step (the store down or full) changed nothing it did
- * not commit, and is tried again after a delay that doubles while it keeps failing; a wake
+ * The scheduler role: releases due scheduled messages, materialises recipient rows and purges
+ * what the console leaves behind once it is over (purge-expired.ts). One step at a time; between materialisation chunks it yields to the event
+ * loop so an API in the same process keeps answering. A failed step (the store down or full)
+ * changed nothing it did not commit, and is tried again after a delay that doubles while it
+ * keeps failing; a wake
  * (a send accepted: the store is back) tries at once.
  */
 export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJobs {
@@ -57,6 +70,27 @@ export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJo
     }
   }
 
+  let purgeDueAt = clock.now();
+
+  // Housekeeping: it never holds up sending, so a failure is logged and tried at its next turn.
+  // A run that deleted a whole batch of anything left more behind: the next step goes on.
+  async function purge(): Promise<void> {
+    const settings = options.purge;
+    const nowMs = clock.now();
+    if (nowMs < purgeDueAt) return;
+    const batch = settings.batch ?? PURGE_BATCH;
+    const everyMs = settings.everyMs ?? PURGE_EVERY_MS;
+    try {
+      const purged = await purgeExpired(store, { ...settings, nowMs, batch });
+      const counts = Object.values(purged);
+      if (counts.some((n) => n > 0)) logger.info({ purged }, 'purged expired console records');
+      purgeDueAt = counts.some((n) => n >= batch) ? nowMs : nowMs + everyMs;
+    } catch (error) {
+      logger.warn({ err: error }, 'purging expired console records failed; trying again later');
+      purgeDueAt = nowMs + everyMs;
+    }
+  }
+
   // Materialisation runs until no chunk is left, which for a backlog of large sends can take
   // long: due messages are released between chunks too, at most once an interval.
   async function step(): Promise<void> {
@@ -74,6 +108,7 @@ export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJo
         releasedAt = clock.now();
       }
     } while (written > 0 && !stopped);
+    if (!stopped) await purge();
   }
 
   function schedule(delayMs: number): void {

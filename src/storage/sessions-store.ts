@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Store } from '../domain/ports.js';
 import type { SessionRecord } from '../domain/users/user.js';
 import type { Db } from './schema.js';
@@ -9,9 +10,11 @@ type SessionsStore = Pick<
   | 'touchSession'
   | 'deleteSession'
   | 'deleteUserSessions'
-  | 'recordSignInFailure'
-  | 'countSignInFailures'
-  | 'clearSignInFailures'
+  | 'purgeSessions'
+  | 'countAttempt'
+  | 'uncountAttempt'
+  | 'clearAttempts'
+  | 'purgeAttempts'
 >;
 
 export function sessionsStore(db: Db): SessionsStore {
@@ -68,22 +71,79 @@ export function sessionsStore(db: Db): SessionsStore {
       return Number(result.numDeletedRows);
     },
 
-    async recordSignInFailure(scope, nowMs) {
-      await db.insertInto('sign_in_failures').values({ scope, at: nowMs }).execute();
+    async purgeSessions({ lastSeenBefore, createdBefore }, limit) {
+      // Each condition on its own index, oldest first, within one limit in all.
+      let purged = 0;
+      for (const [column, cutoff] of [
+        ['last_seen_at', lastSeenBefore],
+        ['created_at', createdBefore],
+      ] as const) {
+        if (purged >= limit) break;
+        const result = await db
+          .deleteFrom('sessions')
+          .where(
+            'id_hash',
+            'in',
+            db
+              .selectFrom('sessions')
+              .select('id_hash')
+              .where(column, '<=', cutoff)
+              .orderBy(column)
+              .limit(limit - purged),
+          )
+          .executeTakeFirst();
+        purged += Number(result.numDeletedRows);
+      }
+      return purged;
     },
 
-    async countSignInFailures(scope, sinceMs) {
+    async countAttempt(scope, windowMs, nowMs) {
+      // An ended window starts again at 1; an open one counts up. The row's lock (PostgreSQL)
+      // or the one writer (SQLite) orders concurrent callers, each reading the other's count.
+      const ended = sql<boolean>`sign_in_throttles.expires_at <= ${nowMs}`;
       const row = await db
-        .selectFrom('sign_in_failures')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('scope', '=', scope)
-        .where('at', '>=', sinceMs)
+        .insertInto('sign_in_throttles')
+        .values({ scope, expires_at: nowMs + windowMs, attempts: 1 })
+        .onConflict((oc) =>
+          oc.column('scope').doUpdateSet({
+            attempts: sql<number>`CASE WHEN ${ended} THEN 1 ELSE sign_in_throttles.attempts + 1 END`,
+            expires_at: sql<number>`CASE WHEN ${ended} THEN ${nowMs + windowMs} ELSE sign_in_throttles.expires_at END`,
+          }),
+        )
+        .returning(['attempts', 'expires_at'])
         .executeTakeFirstOrThrow();
-      return Number(row.n);
+      return { attempts: Number(row.attempts), expiresAt: Number(row.expires_at) };
     },
 
-    async clearSignInFailures(scope) {
-      await db.deleteFrom('sign_in_failures').where('scope', '=', scope).execute();
+    async uncountAttempt(scope, expiresAt) {
+      await db
+        .updateTable('sign_in_throttles')
+        .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+        .where('scope', '=', scope)
+        .where('expires_at', '=', expiresAt)
+        .where('attempts', '>', 0)
+        .execute();
+    },
+
+    async clearAttempts(scope) {
+      await db.deleteFrom('sign_in_throttles').where('scope', '=', scope).execute();
+    },
+
+    async purgeAttempts(nowMs, limit) {
+      const result = await db
+        .deleteFrom('sign_in_throttles')
+        .where(
+          'scope',
+          'in',
+          db
+            .selectFrom('sign_in_throttles')
+            .select('scope')
+            .where('expires_at', '<=', nowMs)
+            .orderBy('expires_at')
+            .limit(limit),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 }

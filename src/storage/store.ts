@@ -1,12 +1,16 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Store, TransactionStore } from '../domain/ports.js';
 import { accountsStore } from './accounts-store.js';
 import { auditStore } from './audit-store.js';
 import { catalogueStore } from './catalogue-store.js';
+import { contactsStore } from './contacts-store.js';
 import { changeBalance } from './change-balance.js';
+import { dashboardStore } from './dashboard-store.js';
 import { messagesStore } from './messages-store.js';
+import { recipientListsStore } from './recipient-lists-store.js';
 import { recipientsStore } from './recipients-store.js';
 import { senderRequestsStore } from './sender-requests-store.js';
+import { peopleStore } from './people-store.js';
 import { sessionsStore } from './sessions-store.js';
 import { usersStore } from './users-store.js';
 import type { Db, Tables } from './schema.js';
@@ -42,6 +46,15 @@ async function inTransaction<T>(
       }
       return changeBalance(trx, change);
     },
+    async lockAccount(accountId) {
+      // A write to the row: PostgreSQL holds its lock to the commit; SQLite's write transactions
+      // already run one at a time.
+      await trx
+        .updateTable('accounts')
+        .set({ id: sql`id` })
+        .where('id', '=', accountId)
+        .execute();
+    },
   };
   try {
     return await work(tx);
@@ -54,11 +67,15 @@ function queries(db: Db): Omit<Store, 'transaction'> {
   return {
     ...accountsStore(db),
     ...catalogueStore(db),
+    ...contactsStore(db),
     ...messagesStore(db),
     ...recipientsStore(db),
+    ...recipientListsStore(db),
     ...senderRequestsStore(db),
     ...usersStore(db),
     ...sessionsStore(db),
+    ...peopleStore(db),
     ...auditStore(db),
+    ...dashboardStore(db),
   };
 }

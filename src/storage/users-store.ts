@@ -4,7 +4,14 @@ import type { Db, UserRow } from './schema.js';
 
 type UsersStore = Pick<
   Store,
-  'createUser' | 'findUser' | 'findUserByEmail' | 'listUsers' | 'updateUser'
+  | 'createUser'
+  | 'findUser'
+  | 'findUserByEmail'
+  | 'listUsers'
+  | 'updateUser'
+  | 'claimTotpStep'
+  | 'consumeRecoveryCode'
+  | 'setAccountRequireTotp'
 >;
 
 export function toUser(row: UserRow): User {
@@ -17,6 +24,7 @@ export function toUser(row: UserRow): User {
     passwordHash: row.password_hash,
     totpSecret: row.totp_secret,
     totpEnabledAt: row.totp_enabled_at,
+    totpLastStep: row.totp_last_step === null ? null : Number(row.totp_last_step),
     recoveryCodeHashes: row.recovery_codes ? (JSON.parse(row.recovery_codes) as string[]) : [],
     status: row.status as UserStatus,
     timeZone: row.time_zone,
@@ -39,6 +47,7 @@ export function usersStore(db: Db): UsersStore {
           totp_secret: null,
           totp_enabled_at: null,
           recovery_codes: null,
+          totp_last_step: null,
           status: 'active',
           time_zone: timeZone,
           created_at: nowMs,
@@ -80,6 +89,7 @@ export function usersStore(db: Db): UsersStore {
           ...(changes.passwordHash !== undefined && { password_hash: changes.passwordHash }),
           ...(changes.totpSecret !== undefined && { totp_secret: changes.totpSecret }),
           ...(changes.totpEnabledAt !== undefined && { totp_enabled_at: changes.totpEnabledAt }),
+          ...(changes.totpLastStep !== undefined && { totp_last_step: changes.totpLastStep }),
           ...(changes.recoveryCodeHashes !== undefined && {
             recovery_codes: JSON.stringify(changes.recoveryCodeHashes),
           }),
@@ -90,6 +100,45 @@ export function usersStore(db: Db): UsersStore {
         .returningAll()
         .executeTakeFirst();
       return row ? toUser(row) : null;
+    },
+
+    async claimTotpStep(userId, step) {
+      const result = await db
+        .updateTable('users')
+        .set({ totp_last_step: step })
+        .where('id', '=', userId)
+        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async consumeRecoveryCode(userId, codeHash) {
+      const row = await db
+        .selectFrom('users')
+        .select('recovery_codes')
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (!row?.recovery_codes) return null;
+      const hashes = JSON.parse(row.recovery_codes) as string[];
+      if (!hashes.includes(codeHash)) return null;
+      const left = hashes.filter((h) => h !== codeHash);
+      // Compare-and-set on the list as read: a request that used a code meanwhile wins.
+      const result = await db
+        .updateTable('users')
+        .set({ recovery_codes: JSON.stringify(left) })
+        .where('id', '=', userId)
+        .where('recovery_codes', '=', row.recovery_codes)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1 ? left.length : null;
+    },
+
+    async setAccountRequireTotp(accountId, required) {
+      const result = await db
+        .updateTable('accounts')
+        .set({ require_totp: required ? 1 : 0 })
+        .where('id', '=', accountId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
   };
 }

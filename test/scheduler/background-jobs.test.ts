@@ -5,6 +5,7 @@ import pino from 'pino';
 import { startBackgroundJobs, type BackgroundJobs } from '../../src/scheduler/background-jobs.js';
 import { testEngines } from '../support/engines.js';
 import { createHarness, type Customer, type Harness } from '../support/harness.js';
+import { loadConfig } from '../../src/config.js';
 
 const HOUR_MS = 3_600_000;
 // Longer than any test: every step here is started by wake() or by the start, never by the tick.
@@ -85,6 +86,7 @@ for (const engine of testEngines()) {
         logger: pino({ level: 'silent' }),
         intervalMs: INTERVAL_MS,
         chunkSize: CHUNK_SIZE,
+        purge: { sessionLimits: loadConfig({}).sessionLimits },
       });
       return jobs;
     }

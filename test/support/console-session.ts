@@ -9,10 +9,13 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Account } from '../../src/domain/ports.js';
 import { hashPassword } from '../../src/domain/users/passwords.js';
 import { startSession } from '../../src/domain/users/sessions.js';
+import { totpCode } from '../../src/domain/users/totp.js';
 import type { User, UserRole } from '../../src/domain/users/user.js';
 import type { Harness } from './harness.js';
 
 export const TEST_PASSWORD = 'correct horse battery staple';
+/** The TOTP secret of test people enrolled in two-factor sign-in (admins, by default). */
+export const TEST_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 /** The Origin of the app under `inject` (its default Host is localhost:80). */
 export const CONSOLE_ORIGIN = 'http://localhost';
 
@@ -37,12 +40,13 @@ export interface ConsoleActor extends ConsoleSession {
 
 /**
  * A user of `role` with `TEST_PASSWORD`. An owner or member gets `account` (a new account when
- * none is given); an admin gets none.
+ * none is given); an admin gets none. With `totp` (the default for admins, who must have it)
+ * they are enrolled with `TEST_TOTP_SECRET`, and `signIn` gives the code.
  */
 export async function createConsoleUser(
   h: Harness,
   role: UserRole,
-  options: { account?: Account; email?: string; name?: string } = {},
+  options: { account?: Account; email?: string; name?: string; totp?: boolean } = {},
 ): Promise<{ user: User; account: Account | null }> {
   const account = role === 'admin' ? null : (options.account ?? (await h.account()));
   hashed ??= hashPassword(TEST_PASSWORD);
@@ -54,7 +58,13 @@ export async function createConsoleUser(
     passwordHash: await hashed,
     nowMs: h.clock.now(),
   });
-  return { user, account };
+  if (!(options.totp ?? role === 'admin')) return { user, account };
+  const enrolled = await h.store.updateUser(
+    user.id,
+    { totpSecret: TEST_TOTP_SECRET, totpEnabledAt: h.clock.now() },
+    h.clock.now(),
+  );
+  return { user: enrolled!, account };
 }
 
 /** Reads the session cookie a response set (the last one, as a browser keeps). */
@@ -72,18 +82,32 @@ export async function anonymousSession(h: Harness): Promise<ConsoleSession> {
   return { cookie, csrfToken: (response.json() as { csrfToken: string }).csrfToken };
 }
 
-/** Signs in through the API as a browser would; asserts it worked. */
+/**
+ * The code a person enrolled in TOTP signs in with now, on the harness's clock. The step it
+ * belongs to is forgotten first, so the same person can sign in again within one step of the
+ * fake clock (the replay rule is tested on its own).
+ */
+export async function currentTotpCode(h: Harness, user: User): Promise<string | undefined> {
+  const found = await h.store.findUser(user.id);
+  if (!found?.totpSecret || found.totpEnabledAt === null) return undefined;
+  await h.store.updateUser(found.id, { totpLastStep: null }, h.clock.now());
+  return totpCode(found.totpSecret, h.clock.now());
+}
+
+/** Signs in through the API as a browser would (with a TOTP code if enrolled); asserts it worked. */
 export async function signIn(
   h: Harness,
   email: string,
   password = TEST_PASSWORD,
 ): Promise<ConsoleSession> {
   const anonymous = await anonymousSession(h);
+  const user = await h.store.findUserByEmail(email.toLowerCase());
+  const totpCode = user ? await currentTotpCode(h, user) : undefined;
   const response = await h.app.inject({
     method: 'POST',
     url: '/console/api/session',
     headers: sessionHeaders(anonymous),
-    payload: { email, password },
+    payload: { email, password, ...(totpCode && { totpCode }) },
   });
   assert.equal(response.statusCode, 200, response.body);
   const cookie = sessionCookieOf(response);

@@ -27,11 +27,34 @@ export interface AuditEvent {
   readonly ip: string | null;
 }
 
-export interface AuditQuery {
+/** Which events: every field narrows, an absent one does not. */
+export interface AuditFilter {
   /** Only this account's events; undefined: every account's (admins). */
   readonly accountId?: number;
   /** Only this action, or actions starting with it when it ends in `.` (`session.`). */
   readonly action?: string;
+  /** Only events at or after this instant (epoch ms). */
+  readonly fromMs?: number;
+  /** Only events before this instant (epoch ms). */
+  readonly toMs?: number;
+}
+
+export interface AuditQuery extends AuditFilter {
   readonly offset: number;
   readonly limit: number;
+}
+
+/** One page by cursor: events older than `beforeId`, newest first. */
+export interface AuditPageQuery extends AuditFilter {
+  /** Only events with a smaller id (the last one of the page before); null: from the newest. */
+  readonly beforeId: number | null;
+  readonly limit: number;
+}
+
+/** An event as the log shows it: with who its actor is and which account it is about. */
+export interface AuditEntry extends AuditEvent {
+  /** The actor's name and email, when the actor is a person still on record. */
+  readonly actorName: string | null;
+  readonly actorEmail: string | null;
+  readonly accountName: string | null;
 }

@@ -1,4 +1,5 @@
 import type { Store } from '../ports.js';
+import { isAuditAction } from './audit-actions.js';
 import type { AuditEventInput } from './audit-event.js';
 
 /** Names of detail fields that would carry a secret: refused, whatever their value. */
@@ -9,7 +10,7 @@ const SECRET_VALUE = [/nok_[a-z2-7]{12}_[A-Za-z0-9_-]{32}/, /\$argon2/];
 
 /**
  * Writes one line of the audit log through `store` — pass the transaction's store, so the line
- * is written with the change it records or not at all. `action` is `<area>.<verb>`.
+ * is written with the change it records or not at all. `action` is one of `AUDIT_ACTIONS`.
  *
  * The log never holds a secret: a detail field named like one (password, token, secret, key,
  * totp, recovery, hash, …) or a value shaped like a full API key or a password hash makes this
@@ -19,8 +20,8 @@ export async function recordAudit(
   store: Pick<Store, 'insertAuditEvent'>,
   event: AuditEventInput,
 ): Promise<void> {
-  if (!/^[a-z][a-z-]*(\.[a-z][a-z-]*)+$/.test(event.action)) {
-    throw new Error(`Audit action '${event.action}' is not <area>.<verb>`);
+  if (!isAuditAction(event.action)) {
+    throw new Error(`Audit action '${event.action}' is not in AUDIT_ACTIONS (audit-actions.ts)`);
   }
   assertNoSecret(event.detail ?? {}, 'detail');
   if (typeof event.targetId === 'string') assertNoSecret(event.targetId, 'targetId');

@@ -11,8 +11,7 @@ const OPTIONS = {
   parallelism: 1,
 };
 
-/** Passwords shorter than this are refused when set (not when signing in). */
-export const MIN_PASSWORD_LENGTH = 12;
+export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-rules.js';
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, OPTIONS);

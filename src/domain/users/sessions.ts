@@ -8,7 +8,7 @@ export interface SessionLimits {
   readonly absoluteMs: number;
 }
 
-/** The session a request carries, as found in the store: signed in when `user` is set. */
+/** A stored session a request carries, as found in the store: signed in when `user` is set. */
 export interface LiveSession {
   readonly session: SessionRecord;
   readonly user: User | null;
@@ -20,13 +20,13 @@ export function hashSessionId(id: string): string {
 }
 
 /**
- * Starts a session (signed in when `userId` is given) with an id and a CSRF token of its own;
- * answers the id to put in the cookie. A sign-in never reuses the session it came from, so an
- * id planted in a browser before sign-in is worth nothing after it.
+ * Starts a signed-in session with an id and a CSRF token of its own; answers the id to put in
+ * the cookie. A sign-in never reuses the session it came from, so an id planted in a browser
+ * before sign-in is worth nothing after it.
  */
 export async function startSession(
   store: Pick<Store, 'insertSession'>,
-  input: { userId: number | null; ip: string | null; nowMs: number },
+  input: { userId: number; ip: string | null; nowMs: number },
 ): Promise<{ id: string; session: SessionRecord }> {
   const id = randomBytes(32).toString('base64url');
   const session: SessionRecord = {
@@ -41,9 +41,33 @@ export async function startSession(
   return { id, session };
 }
 
+/** How the cookie of an anonymous session begins; a stored session's id never does ('.'). */
+const ANONYMOUS_PREFIX = 'anon.';
+const ANONYMOUS_ID = /^anon\.[A-Za-z0-9_-]{43}$/;
+
 /**
- * The live session of a cookie value, or null when there is none: unknown, idle too long, too
- * old, or its user disabled (such a session is deleted on the spot). `lastSeenAt` is written
+ * An anonymous session, for a browser nobody signed in to yet (the sign-in form needs a CSRF
+ * token): nothing is stored (docs/adr/0032), so a flood of first visits writes nothing. Its
+ * token is derived one-way from its random id, so whoever can read the token could read it
+ * from `GET /session` with that cookie anyway, as with a stored session, and the token does
+ * not give the cookie away.
+ */
+export function startAnonymousSession(): { id: string; csrfToken: string } {
+  const id = `${ANONYMOUS_PREFIX}${randomBytes(32).toString('base64url')}`;
+  return { id, csrfToken: anonymousCsrfToken(id)! };
+}
+
+/** The CSRF token of an anonymous session's cookie value; null when it is not one. */
+export function anonymousCsrfToken(id: string): string | null {
+  if (!ANONYMOUS_ID.test(id)) return null;
+  return createHash('sha256').update(`nok anonymous session\n${id}`).digest('base64url');
+}
+
+/**
+ * The live stored session of a cookie value, or null when there is none: unknown, idle too
+ * long, too old, or its user disabled (such a session is deleted on the spot). Rows without a
+ * user are anonymous sessions stored before they stopped being stored; they live out their
+ * time, as signed-in ones do. `lastSeenAt` is written
  * at most once per `touchMs`, so a busy page costs no write per request.
  */
 export async function resolveSession(

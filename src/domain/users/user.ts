@@ -17,6 +17,8 @@ export interface User {
   /** Base32 TOTP secret; set while enrolling, in force once `totpEnabledAt` is set. */
   readonly totpSecret: string | null;
   readonly totpEnabledAt: number | null;
+  /** The last TOTP step (30-second counter) used to sign in or confirm; earlier ones are refused. */
+  readonly totpLastStep: number | null;
   /** Hashes of the recovery codes not used yet. */
   readonly recoveryCodeHashes: readonly string[];
   readonly status: UserStatus;
@@ -43,6 +45,7 @@ export interface UserChanges {
   readonly passwordHash?: string | null;
   readonly totpSecret?: string | null;
   readonly totpEnabledAt?: number | null;
+  readonly totpLastStep?: number | null;
   readonly recoveryCodeHashes?: readonly string[];
   readonly status?: UserStatus;
   readonly timeZone?: string | null;

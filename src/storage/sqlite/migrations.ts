@@ -354,4 +354,120 @@ CREATE TABLE password_resets (
 );
 `,
   },
+  {
+    id: 5,
+    name: 'totp-last-step',
+    sql: `
+-- The last 30-second TOTP step a user signed in or confirmed with: a code of that step or an
+-- earlier one is refused, so a code seen over a shoulder cannot be used again.
+ALTER TABLE users ADD COLUMN totp_last_step INTEGER;
+`,
+  },
+  {
+    id: 6,
+    name: 'dashboard',
+    sql: `
+-- The balance below which the console warns the account's people; 0: never.
+ALTER TABLE accounts ADD COLUMN low_balance_threshold INTEGER NOT NULL DEFAULT 0;
+
+-- The dashboard's days: an account's messages by the time they were accepted.
+CREATE INDEX messages_account_created ON messages(account_id, created_at);
+
+-- What dispatchers did, per UTC hour and carrier, added up by every dispatcher process
+-- (docs/adr/0030): figure 'recipients' (first parts accepted), 'submit-error' (label: the
+-- code), 'receipt-latency' (label: the upper bound of a latency bucket in seconds, or +Inf).
+CREATE TABLE delivery_figures (
+  hour_start INTEGER NOT NULL,
+  carrier TEXT NOT NULL,
+  figure TEXT NOT NULL,
+  label TEXT NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (hour_start, carrier, figure, label)
+) WITHOUT ROWID;
+`,
+  },
+  {
+    id: 7,
+    name: 'sign-in-housekeeping',
+    sql: `
+-- The audit log is append-only by construction (docs/adr/0032): the database itself refuses to
+-- change or delete a line, whatever code asks.
+CREATE TRIGGER audit_events_no_update BEFORE UPDATE ON audit_events
+BEGIN
+  SELECT RAISE(ABORT, 'audit_events is append-only: a line is never changed');
+END;
+CREATE TRIGGER audit_events_no_delete BEFORE DELETE ON audit_events
+BEGIN
+  SELECT RAISE(ABORT, 'audit_events is append-only: a line is never deleted');
+END;
+
+-- Throttling by one counter per scope ('user:<email>', 'ip:<address>', 'totp:<user id>',
+-- 'reset-ip:<address>', 'reset-user:<user id>'), counted up in one statement before the
+-- attempt is checked, so concurrent attempts each take their own place (docs/adr/0032).
+-- The window ends at expires_at; the scheduler deletes ended ones.
+DROP TABLE sign_in_failures;
+CREATE TABLE sign_in_throttles (
+  scope TEXT PRIMARY KEY,
+  expires_at INTEGER NOT NULL,
+  attempts INTEGER NOT NULL
+);
+CREATE INDEX sign_in_throttles_expires ON sign_in_throttles(expires_at);
+
+-- What the scheduler's purge looks rows up by: sessions past their absolute age (idle ones by
+-- sessions_last_seen), and one-time links long expired.
+CREATE INDEX sessions_created ON sessions(created_at);
+CREATE INDEX invitations_expires ON invitations(expires_at);
+CREATE INDEX password_resets_expires ON password_resets(expires_at);
+`,
+  },
+  {
+    id: 8,
+    name: 'recipient-lists',
+    sql: `
+-- Numbers uploaded from the console for a send (docs/adr/0034), for every api process to read
+-- until the send takes them (it deletes its list in its own transaction) or they expire (the
+-- scheduler purges them). As a message keeps its list: the valid numbers as packed
+-- little-endian uint32 suffixes, the invalid strings as a JSON array; with the file's counts
+-- that the lists cannot tell.
+CREATE TABLE recipient_lists (
+  id INTEGER PRIMARY KEY,
+  uuid TEXT NOT NULL UNIQUE,
+  account_id INTEGER NOT NULL REFERENCES accounts(id),
+  numbers BLOB NOT NULL,
+  invalid_numbers TEXT NOT NULL,
+  requested_count INTEGER NOT NULL,
+  duplicate_count INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX recipient_lists_account ON recipient_lists(account_id, id);
+CREATE INDEX recipient_lists_expiry ON recipient_lists(expires_at);
+
+-- 1 once a member was stored in another form than the 66XXXXXXXXX imports write (only ever
+-- by a direct caller of the store): such a group is counted by reading its members, any other
+-- by counting its rows (docs/adr/0034).
+ALTER TABLE contact_groups ADD COLUMN irregular_members INTEGER NOT NULL DEFAULT 0;
+UPDATE contact_groups SET irregular_members = 1 WHERE EXISTS (
+  SELECT 1 FROM contacts
+  WHERE contacts.group_id = contact_groups.id AND contacts.msisdn NOT GLOB '66[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]'
+);
+`,
+  },
+  {
+    id: 9,
+    name: 'dispatcher-statuses',
+    sql: `
+-- Each dispatcher process's operator status (docs/adr/0035): its carriers' binds and rates and
+-- its own work, as the JSON its /status shows them, written by the process every few seconds
+-- (one upsert) and deleted when it stops cleanly. owner names the process as its chunk leases
+-- do. Readers leave out rows not written lately (a process that died); dispatchers delete the
+-- long-silent ones.
+CREATE TABLE dispatcher_statuses (
+  owner TEXT PRIMARY KEY,
+  started_at INTEGER NOT NULL,
+  written_at INTEGER NOT NULL,
+  status TEXT NOT NULL
+);
+`,
+  },
 ];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoints } from './endpoint.js';
 
 /*
  * The console's session (`/console/api/session`):
@@ -7,6 +8,10 @@ import { z } from 'zod';
  *   POST   /session   SignInBody          → Session, signed in (a new session id and token)
  *   DELETE /session                      → Session, signed out (a new anonymous session)
  *   POST   /session/sign-out-everywhere  → Session, every session of the user ended
+ *
+ * A sign-in of someone with TOTP in force answers 401 TOTP_REQUIRED until the body carries
+ * `totpCode` (the authenticator's code or a recovery code); the profile and two-factor routes
+ * are in `profile.ts`.
  */
 
 export const roleSchema = z.enum(['member', 'owner', 'admin']);
@@ -21,6 +26,14 @@ export const sessionUserSchema = z.object({
   accountId: z.number().int().nullable(),
   /** IANA zone for dates; null: the platform default (Asia/Bangkok). */
   timeZone: z.string().nullable(),
+  /** TOTP is in force: sign-in asks for a code. */
+  totpEnabled: z.boolean(),
+  /**
+   * Why TOTP is required of them (`role`: platform admins; `account`: the owner said so), or
+   * null. Required and not enabled: the session is restricted to the profile page until they
+   * enrol (other routes answer 403 TOTP_ENROLMENT_REQUIRED).
+   */
+  totpRequired: z.enum(['role', 'account']).nullable(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
@@ -38,3 +51,10 @@ export const signInBodySchema = z.object({
   totpCode: z.string().trim().min(6).max(32).optional(),
 });
 export type SignInBody = z.infer<typeof signInBodySchema>;
+
+export const sessionEndpoints = endpoints({
+  'GET /session': { response: sessionSchema },
+  'POST /session': { body: signInBodySchema, response: sessionSchema },
+  'DELETE /session': { response: sessionSchema },
+  'POST /session/sign-out-everywhere': { response: sessionSchema },
+});

@@ -1,83 +1,63 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AuditEvent } from '../../../domain/audit/audit-event.js';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AuditFilter } from '../../../domain/audit/audit-event.js';
+import { listAuditLog } from '../../../domain/audit/list-audit-log.js';
 import type { Store } from '../../../domain/ports.js';
-import { adminAuditQuerySchema, auditPageSchema, auditQuerySchema } from '../contract/audit.js';
-import { errorResponses } from '../contract/common.js';
+import { type AuditPage } from '../contract/audit.js';
 import type { ConsoleDeps } from '../console-api.js';
+import { consoleRoute } from '../console-route.js';
 import { consoleAccountId } from '../console-session.js';
 
 const tags = ['audit'];
+const description =
+  'Paged by cursor: pass the `nextCursor` of a page as `cursor` for the older one. `action` is one action (`api-key.create`) or a family ending in a dot (`session.`); `from` (inclusive) and `to` (exclusive) bound the time.';
 
 /** The audit log: an owner reads their account's, an admin everyone's. */
-export const auditRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, { store }) => {
-  app.get(
-    '/audit-events',
+export const auditRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { store }) => {
+  consoleRoute(
+    app,
+    'GET /audit-events',
     {
-      schema: {
-        tags,
-        summary: "The account's audit log, newest first",
-        querystring: auditQuerySchema,
-        response: { 200: auditPageSchema, ...errorResponses },
-      },
+      tags,
+      summary: "The account's audit log, newest first",
+      description,
       config: { access: { role: 'owner' } },
     },
-    async (request) => {
-      const { action, offset, limit } = request.query;
-      const accountId = consoleAccountId(request);
-      return page(
-        store,
-        await store.listAuditEvents({ accountId, action, offset, limit }),
-        offset,
-        limit,
-      );
-    },
+    async (request) => auditPage(store, { ...request.query, accountId: consoleAccountId(request) }),
   );
 
-  app.get(
-    '/admin/audit-events',
+  consoleRoute(
+    app,
+    'GET /admin/audit-events',
     {
-      schema: {
-        tags,
-        summary: 'Every audit log line, newest first; by account and action',
-        querystring: adminAuditQuerySchema,
-        response: { 200: auditPageSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Every audit log line, newest first; by account, action and time',
+      description,
       config: { access: { role: 'admin' } },
     },
-    async (request) => {
-      const { accountId, action, offset, limit } = request.query;
-      return page(
-        store,
-        await store.listAuditEvents({ accountId, action, offset, limit }),
-        offset,
-        limit,
-      );
-    },
+    async (request) => auditPage(store, request.query),
   );
 };
 
-async function page(
+async function auditPage(
   store: Store,
-  result: { items: AuditEvent[]; total: number },
-  offset: number,
-  limit: number,
-) {
-  const actorIds = [
-    ...new Set(result.items.flatMap((e) => (e.actorUserId === null ? [] : [e.actorUserId]))),
-  ];
-  const actors = new Map<number, string>();
-  for (const id of actorIds) {
-    const user = await store.findUser(id);
-    if (user) actors.set(id, user.email);
-  }
+  query: {
+    accountId?: number;
+    action?: string;
+    from?: string;
+    to?: string;
+    cursor?: string;
+    limit: number;
+  },
+): Promise<AuditPage> {
+  const filter: AuditFilter = {
+    accountId: query.accountId,
+    action: query.action,
+    fromMs: query.from === undefined ? undefined : Date.parse(query.from),
+    toMs: query.to === undefined ? undefined : Date.parse(query.to),
+  };
+  const page = await listAuditLog(store, { ...filter, cursor: query.cursor, limit: query.limit });
   return {
-    items: result.items.map((event) => ({
-      ...event,
-      at: new Date(event.at).toISOString(),
-      actorEmail: event.actorUserId === null ? null : (actors.get(event.actorUserId) ?? null),
-    })),
-    total: result.total,
-    offset,
-    limit,
+    data: page.items.map((event) => ({ ...event, at: new Date(event.at).toISOString() })),
+    nextCursor: page.nextCursor,
   };
 }

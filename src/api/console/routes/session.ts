@@ -1,44 +1,43 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import { recordAudit } from '../../../domain/audit/record-audit.js';
-import { startSession } from '../../../domain/users/sessions.js';
-import { checkPassword } from '../../../domain/users/sign-in.js';
-import { errorResponses } from '../contract/common.js';
-import { sessionSchema, signInBodySchema } from '../contract/session.js';
+import { startAnonymousSession, startSession } from '../../../domain/users/sessions.js';
+import { checkSignIn } from '../../../domain/users/sign-in.js';
 import type { ConsoleDeps } from '../console-api.js';
-import { consoleUser, setSessionCookie, toConsoleUser } from '../console-session.js';
+import { consoleRoute } from '../console-route.js';
+import {
+  consoleSessionId,
+  consoleUser,
+  setSessionCookie,
+  toConsoleUser,
+} from '../console-session.js';
 
 const guest = { access: { role: 'guest' } } as const;
-const signedIn = { access: { role: 'user' } } as const;
+/** Signing out is open to a session restricted until TOTP enrolment too. */
+const signedIn = { access: { role: 'user', whileEnrolling: true } } as const;
 const tags = ['session'];
 
 /** Who is signed in, signing in and out. Every answer is the session as the browser now has it. */
-export const sessionRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, deps) => {
+export const sessionRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   const { store, clock } = deps;
 
-  /** A fresh anonymous session in the cookie: after sign-out, or on a first visit. */
-  async function anonymous(
+  /** A fresh anonymous session in the cookie (nothing stored): after sign-out, or on a first visit. */
+  function anonymous(
     request: Parameters<typeof setSessionCookie>[0],
     reply: Parameters<typeof setSessionCookie>[1],
   ) {
-    const { id, session } = await startSession(store, {
-      userId: null,
-      ip: request.ip,
-      nowMs: clock.now(),
-    });
+    const { id, csrfToken } = startAnonymousSession();
     setSessionCookie(request, reply, id);
-    return { user: null, csrfToken: session.csrfToken };
+    return { user: null, csrfToken };
   }
 
-  app.get(
-    '/session',
+  consoleRoute(
+    app,
+    'GET /session',
     {
-      schema: {
-        tags,
-        summary: 'Who is signed in, and the CSRF token of this session',
-        description:
-          'Starts an anonymous session (cookie `nok_session`) when the browser has none, so the sign-in form has a CSRF token to send.',
-        response: { 200: sessionSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Who is signed in, and the CSRF token of this session',
+      description:
+        'Starts an anonymous session (cookie `nok_session`, nothing stored) when the browser has none, so the sign-in form has a CSRF token to send.',
       config: guest,
     },
     async (request, reply) => {
@@ -48,26 +47,24 @@ export const sessionRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, dep
     },
   );
 
-  app.post(
-    '/session',
+  consoleRoute(
+    app,
+    'POST /session',
     {
-      schema: {
-        tags,
-        summary: 'Sign in',
-        description:
-          'A new session (id and CSRF token) replaces the one the request came with. Failures answer 401 with the same words whatever was wrong; too many answer 429.',
-        body: signInBodySchema,
-        response: { 200: sessionSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Sign in',
+      description:
+        'A new session (id and CSRF token) replaces the one the request came with. Failures answer 401 with the same words whatever was wrong; too many answer 429. With TOTP in force, a right password without `totpCode`, or with a wrong or used one, answers 401 TOTP_REQUIRED (a wrong code counts as a failure). Someone who must use TOTP and has not enrolled gets a session restricted to enrolling.',
       config: guest,
     },
     async (request, reply) => {
       const nowMs = clock.now();
-      const user = await checkPassword(
+      const { user, secondFactor } = await checkSignIn(
         store,
-        { email: request.body.email, password: request.body.password, ip: request.ip, nowMs },
+        { ...request.body, ip: request.ip, nowMs },
         deps.signInLimits,
       );
+      const account = user.accountId === null ? null : await store.findAccount(user.accountId);
       const previous = request.console?.sessionId;
       const { id, session } = await store.transaction(async (tx) => {
         if (previous) await tx.deleteSession(previous);
@@ -78,32 +75,34 @@ export const sessionRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, dep
           action: 'session.sign-in',
           targetType: 'user',
           targetId: user.id,
+          detail: {
+            factor: secondFactor?.method ?? 'password',
+            ...(secondFactor?.method === 'recovery-code' && { codesLeft: secondFactor.codesLeft }),
+          },
           ip: request.ip,
           at: nowMs,
         });
         return started;
       });
       setSessionCookie(request, reply, id);
-      return { user: toConsoleUser(user), csrfToken: session.csrfToken };
+      return { user: toConsoleUser(user, account), csrfToken: session.csrfToken };
     },
   );
 
-  app.delete(
-    '/session',
+  consoleRoute(
+    app,
+    'DELETE /session',
     {
-      schema: {
-        tags,
-        summary: 'Sign out',
-        description: 'Ends this session and starts an anonymous one.',
-        response: { 200: sessionSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Sign out',
+      description: 'Ends this session and starts an anonymous one.',
       config: signedIn,
     },
     async (request, reply) => {
       const user = consoleUser(request);
       const nowMs = clock.now();
       await store.transaction(async (tx) => {
-        await tx.deleteSession(request.console!.sessionId);
+        await tx.deleteSession(consoleSessionId(request));
         await recordAudit(tx, {
           actorUserId: user.id,
           accountId: user.accountId,
@@ -118,16 +117,14 @@ export const sessionRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, dep
     },
   );
 
-  app.post(
-    '/session/sign-out-everywhere',
+  consoleRoute(
+    app,
+    'POST /session/sign-out-everywhere',
     {
-      schema: {
-        tags,
-        summary: 'Sign out of every browser',
-        description:
-          'Ends every session of the signed-in user, this one too, and starts an anonymous one.',
-        response: { 200: sessionSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Sign out of every browser',
+      description:
+        'Ends every session of the signed-in user, this one too, and starts an anonymous one.',
       config: signedIn,
     },
     async (request, reply) => {

@@ -1,0 +1,115 @@
+import type { AuditActor } from '../audit/audit-actor.js';
+import { recordAudit } from '../audit/record-audit.js';
+import { requireAccount } from '../accounts/require-account.js';
+import type { ConsoleLinks } from '../mail/console-links.js';
+import { invitationMail } from '../mail/mail-texts.js';
+import type { OutgoingMail } from '../mail/mailer.js';
+import { DomainError, invalidParameter } from '../errors.js';
+import type { Store } from '../ports.js';
+import { newOneTimeToken } from './one-time-token.js';
+import { INVITED_ROLES, type Invitation, type InvitedRole } from './people-store.js';
+import { normaliseEmail } from './user.js';
+
+/** How long the links Nok mails stay good (NOK_INVITATION_TTL_HOURS, NOK_PASSWORD_RESET_TTL_MINUTES). */
+export interface LinkLifetimes {
+  readonly invitationMs: number;
+  readonly passwordResetMs: number;
+}
+
+export const DEFAULT_LINK_LIFETIMES: LinkLifetimes = {
+  invitationMs: 7 * 24 * 3_600_000,
+  passwordResetMs: 3_600_000,
+};
+
+/** What inviting and re-sending answer: the invitation, and the mail to post once committed. */
+export interface SentInvitation {
+  readonly invitation: Invitation;
+  readonly mail: OutgoingMail;
+}
+
+/**
+ * Invites `email` into an account as an owner or member: a one-time token (only its hash is
+ * stored) mailed as a link that expires. An email that already has a user is a 409
+ * (EMAIL_TAKEN), and so is one with an open invitation to this account (ALREADY_INVITED: re-send
+ * that one instead). Audited with the change.
+ */
+export async function invitePerson(
+  store: Store,
+  input: {
+    accountId: number;
+    email: string;
+    name?: string;
+    role: InvitedRole;
+    nowMs: number;
+    actor: AuditActor;
+    links: ConsoleLinks;
+    lifetimeMs: number;
+  },
+): Promise<SentInvitation> {
+  const email = normaliseEmail(input.email);
+  if (!INVITED_ROLES.includes(input.role)) {
+    throw invalidParameter(`role is one of ${INVITED_ROLES.join(', ')}`);
+  }
+  const { token, tokenHash } = newOneTimeToken();
+  return store.transaction(async (tx) => {
+    const account = await requireAccount(tx, input.accountId);
+    if (await tx.findUserByEmail(email)) {
+      throw new DomainError('EMAIL_TAKEN', `${email} already has a sign-in on Nok`);
+    }
+    const open = (await tx.listOpenInvitations(account.id)).find((i) => i.email === email);
+    if (open) {
+      throw new DomainError(
+        'ALREADY_INVITED',
+        `${email} is already invited to this account; re-send or revoke that invitation`,
+      );
+    }
+    const invitation = await tx.insertInvitation({
+      accountId: account.id,
+      email,
+      name: input.name?.trim() ?? '',
+      role: input.role,
+      invitedBy: input.actor.actorUserId,
+      tokenHash,
+      nowMs: input.nowMs,
+      expiresAt: input.nowMs + input.lifetimeMs,
+    });
+    await recordAudit(tx, {
+      ...input.actor,
+      accountId: account.id,
+      action: 'invitation.create',
+      targetType: 'invitation',
+      targetId: invitation.id,
+      detail: { email, role: input.role },
+      at: input.nowMs,
+    });
+    return {
+      invitation,
+      mail: invitationMail({
+        to: email,
+        accountName: account.name,
+        role: input.role,
+        link: input.links.invitation(token),
+        lifetimeMs: input.lifetimeMs,
+      }),
+    };
+  });
+}
+
+/**
+ * An invitation the caller may act on: any for a platform admin (`accountId` null), only its
+ * own account's for an owner (another account's is 403, as every customer route answers).
+ */
+export async function requireInvitation(
+  store: Pick<Store, 'findInvitation'>,
+  invitationId: number,
+  accountId: number | null,
+): Promise<Invitation> {
+  const invitation = await store.findInvitation(invitationId);
+  if (!invitation) {
+    throw new DomainError('NOT_FOUND', `invitation ${invitationId} does not exist (any more)`);
+  }
+  if (accountId !== null && invitation.accountId !== accountId) {
+    throw new DomainError('FORBIDDEN', 'This invitation belongs to another account');
+  }
+  return invitation;
+}
