@@ -7,12 +7,21 @@ import type { Caller } from '../domain/accounts/authenticate.js';
 import type { Clock } from '../domain/clock.js';
 import { DomainError } from '../domain/errors.js';
 import type { Store } from '../domain/ports.js';
-import type { ReadOpsStatus } from '../ops/ops-status.js';
+import type { DispatchersView } from '../ops/status-board.js';
 import type { SessionLimits } from '../domain/users/sessions.js';
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../domain/users/sign-in.js';
 import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import { withAccess } from './access.js';
 import { consoleApi } from './console/console-api.js';
+import { consoleLinks } from '../domain/mail/console-links.js';
+import type { Mailer } from '../domain/mail/mailer.js';
+import { DEFAULT_LINK_LIFETIMES, type LinkLifetimes } from '../domain/users/invite-person.js';
+import {
+  DEFAULT_PASSWORD_RESET_LIMITS,
+  type PasswordResetLimits,
+} from '../domain/users/password-reset.js';
+import { logMailer } from '../mail/log-mailer.js';
+import { createOutbox } from '../mail/outbox.js';
 import { consoleGuard } from './console/console-session.js';
 import { installAccessControl } from './plugins/access-control.js';
 import { apiKeyGuard } from './plugins/authenticate.js';
@@ -39,11 +48,8 @@ export interface AppDeps {
    * `request.host` come from its X-Forwarded-* headers (the last entry, the one it added).
    */
   readonly trustProxy?: boolean;
-  /**
-   * This process's operator status, the one /status shows on the operator listener; the
-   * console's carriers page reads it. Absent: no carriers, no dispatcher here.
-   */
-  readonly opsStatus?: ReadOpsStatus;
+  /** Every dispatcher's published status and the queue depth, for the console's carriers page. */
+  readonly dispatchers: DispatchersView;
   /** The built console served at /console; default dist/console/ of the package. */
   readonly consoleDir?: string;
   /** Console sessions: idle and absolute lifetimes (default 30 minutes and 12 hours). */
@@ -52,6 +58,19 @@ export interface AppDeps {
   readonly signInLimits?: SignInLimits;
   /** The largest document of a sender-name request, each (default 10 MiB). */
   readonly senderDocumentMaxBytes?: number;
+  /** Where mail goes (default: the log, as when NOK_SMTP_URL is unset). */
+  readonly mailer?: Mailer;
+  /** The base of links in mail (NOK_PUBLIC_URL); default http://127.0.0.1:8080. */
+  readonly publicUrl?: string;
+  /**
+   * The origin console state changes must come from (that of NOK_PUBLIC_URL, when set);
+   * default the request's own protocol://Host.
+   */
+  readonly consoleOrigin?: string;
+  /** How long mailed links stay good (default 7 days and 1 hour). */
+  readonly linkLifetimes?: LinkLifetimes;
+  /** Password reset requests served per address and per person (DEFAULT_PASSWORD_RESET_LIMITS). */
+  readonly passwordResetLimits?: PasswordResetLimits;
 }
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = {
@@ -80,7 +99,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const sessionLimits = deps.sessionLimits ?? DEFAULT_SESSION_LIMITS;
   installAccessControl(app, {
     apiKey: apiKeyGuard({ store: deps.store, clock: deps.clock, limiter }),
-    console: consoleGuard({ store: deps.store, clock: deps.clock, limits: sessionLimits }),
+    console: consoleGuard({
+      store: deps.store,
+      clock: deps.clock,
+      limits: sessionLimits,
+      origin: deps.consoleOrigin,
+    }),
   });
   for (const schema of sharedSchemas) app.addSchema(schema);
 
@@ -117,17 +141,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     status: 'ok',
   }));
 
+  const compactLists = new CompactListCache();
   await consoleApi(app, {
+    compactLists,
     store: deps.store,
     clock: deps.clock,
     sessionLimits,
     signInLimits: deps.signInLimits ?? DEFAULT_SIGN_IN_LIMITS,
     senderDocumentMaxBytes: deps.senderDocumentMaxBytes ?? 10 * 1024 * 1024,
-    opsStatus: deps.opsStatus,
+    dispatchers: deps.dispatchers,
+    onAccepted: deps.onAccepted,
+    people: {
+      outbox: createOutbox(deps.mailer ?? logMailer(deps.logger), deps.logger),
+      links: consoleLinks(deps.publicUrl ?? 'http://127.0.0.1:8080'),
+      lifetimes: deps.linkLifetimes ?? DEFAULT_LINK_LIFETIMES,
+      resetLimits: deps.passwordResetLimits ?? DEFAULT_PASSWORD_RESET_LIMITS,
+    },
   });
   await consoleApp(app, { dir: deps.consoleDir ?? defaultConsoleDir(), logger: app.log });
 
-  const compactLists = new CompactListCache();
   await app.register(
     async (api) => {
       acceptEmptyJsonBodies(api);

@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import type { Store, VisibleSender } from '../domain/ports.js';
 import type { Db } from './schema.js';
+import { insertNumbers } from './insert-numbers.js';
 import { toSender } from './rows.js';
 
 type CatalogueStore = Pick<
@@ -11,15 +13,19 @@ type CatalogueStore = Pick<
   | 'listVisibleSenders'
   | 'createTemplate'
   | 'findTemplate'
+  | 'listTemplates'
   | 'createContactGroup'
   | 'addContacts'
   | 'findContactGroup'
+  | 'listContactGroups'
   | 'contactNumbers'
+  | 'contactGroupTally'
   | 'addToBlocklist'
   | 'blockedNumbers'
 >;
 
-const INSERT_BATCH = 500;
+/** A member as imports write it; a group holding any other is read to be counted. */
+const REGULAR = /^66[0-9]{9}$/;
 
 export function catalogueStore(db: Db): CatalogueStore {
   return {
@@ -103,6 +109,22 @@ export function catalogueStore(db: Db): CatalogueStore {
       return row ? { id: row.id, accountId: row.account_id, name: row.name, body: row.body } : null;
     },
 
+    async listTemplates(accountId) {
+      const rows = await db
+        .selectFrom('templates')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('name')
+        .orderBy('id')
+        .execute();
+      return rows.map((row) => ({
+        id: row.id,
+        accountId: row.account_id,
+        name: row.name,
+        body: row.body,
+      }));
+    },
+
     async createContactGroup({ accountId, name, nowMs }) {
       const row = await db
         .insertInto('contact_groups')
@@ -113,19 +135,15 @@ export function catalogueStore(db: Db): CatalogueStore {
     },
 
     async addContacts(groupId, msisdns) {
-      let added = 0;
-      for (let i = 0; i < msisdns.length; i += INSERT_BATCH) {
-        const batch = msisdns
-          .slice(i, i + INSERT_BATCH)
-          .map((msisdn) => ({ group_id: groupId, msisdn }));
-        const result = await db
-          .insertInto('contacts')
-          .values(batch)
-          .onConflict((oc) => oc.columns(['group_id', 'msisdn']).doNothing())
-          .executeTakeFirst();
-        added += Number(result.numInsertedOrUpdatedRows ?? 0);
+      // Flagged before the rows are written, so whoever reads such a member reads the flag too.
+      if (msisdns.some((msisdn) => !REGULAR.test(msisdn))) {
+        await db
+          .updateTable('contact_groups')
+          .set({ irregular_members: 1 })
+          .where('id', '=', groupId)
+          .execute();
       }
-      return added;
+      return insertNumbers(db, { table: 'contacts', groupId }, msisdns);
     },
 
     async findContactGroup(id) {
@@ -137,6 +155,25 @@ export function catalogueStore(db: Db): CatalogueStore {
       return row ? { id: row.id, accountId: row.account_id, name: row.name } : null;
     },
 
+    async listContactGroups(accountId) {
+      const rows = await db
+        .selectFrom('contact_groups')
+        .leftJoin('contacts', 'contacts.group_id', 'contact_groups.id')
+        .select(['contact_groups.id', 'contact_groups.account_id', 'contact_groups.name'])
+        .select((eb) => eb.fn.count<number | string>('contacts.msisdn').as('size'))
+        .where('contact_groups.account_id', '=', accountId)
+        .groupBy(['contact_groups.id', 'contact_groups.account_id', 'contact_groups.name'])
+        .orderBy('contact_groups.name')
+        .orderBy('contact_groups.id')
+        .execute();
+      return rows.map((row) => ({
+        id: row.id,
+        accountId: row.account_id,
+        name: row.name,
+        size: Number(row.size),
+      }));
+    },
+
     async contactNumbers(groupId) {
       const rows = await db
         .selectFrom('contacts')
@@ -146,20 +183,41 @@ export function catalogueStore(db: Db): CatalogueStore {
       return rows.map((row) => row.msisdn);
     },
 
-    async addToBlocklist(scopeAccountId, msisdns, nowMs) {
-      let added = 0;
-      for (let i = 0; i < msisdns.length; i += INSERT_BATCH) {
-        const batch = msisdns
-          .slice(i, i + INSERT_BATCH)
-          .map((msisdn) => ({ scope_account_id: scopeAccountId, msisdn, created_at: nowMs }));
-        const result = await db
-          .insertInto('blocklist')
-          .values(batch)
-          .onConflict((oc) => oc.columns(['scope_account_id', 'msisdn']).doNothing())
-          .executeTakeFirst();
-        added += Number(result.numInsertedOrUpdatedRows ?? 0);
-      }
-      return added;
+    async contactGroupTally(groupId, accountId) {
+      const group = await db
+        .selectFrom('contact_groups')
+        .select((eb) => [
+          'irregular_members',
+          eb
+            .selectFrom('contacts')
+            .select(eb.fn.countAll().as('n'))
+            .where('group_id', '=', groupId)
+            .as('members'),
+        ])
+        .where('id', '=', groupId)
+        .executeTakeFirst();
+      if (!group || Number(group.irregular_members) !== 0) return null;
+      // From the blocklist's side (it is the smaller): each entry, in its 66 form, looked up in
+      // the group's primary key; a number blocked in both scopes or both forms counts once.
+      const blocked = await db
+        .selectFrom('blocklist')
+        .innerJoin('contacts', (join) =>
+          join
+            .on('contacts.group_id', '=', groupId)
+            .on(
+              'contacts.msisdn',
+              '=',
+              sql<string>`CASE WHEN length(blocklist.msisdn) = 10 AND substr(blocklist.msisdn, 1, 1) = '0' THEN '66' || substr(blocklist.msisdn, 2) ELSE blocklist.msisdn END`,
+            ),
+        )
+        .select(sql<number | string>`count(DISTINCT contacts.msisdn)`.as('n'))
+        .where('blocklist.scope_account_id', 'in', [0, accountId])
+        .executeTakeFirstOrThrow();
+      return { members: Number(group.members), blocked: Number(blocked.n) };
+    },
+
+    addToBlocklist(scopeAccountId, msisdns, nowMs) {
+      return insertNumbers(db, { table: 'blocklist', scope: scopeAccountId, nowMs }, msisdns);
     },
 
     async blockedNumbers(accountId) {

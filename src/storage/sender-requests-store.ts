@@ -1,5 +1,7 @@
+import { sql, type SqlBool } from 'kysely';
 import type { SenderRequestStore } from '../domain/senders/sender-request-store.js';
 import type {
+  ManagedSender,
   SenderDocumentInfo,
   SenderRequest,
   SenderRequestEvent,
@@ -10,7 +12,7 @@ import type {
   SenderRequestStatus,
   SenderRequestStep,
 } from '../domain/senders/sender-request-rules.js';
-import { toSender } from './rows.js';
+import { containsPattern, toSender } from './rows.js';
 import type { Db, SenderDocumentRow, SenderRequestEventRow, SenderRequestRow } from './schema.js';
 
 const OPEN_STATUSES: readonly SenderRequestStatus[] = ['pending', 'changes_requested'];
@@ -219,6 +221,49 @@ export function senderRequestsStore(db: Db): SenderRequestStore {
         .orderBy('account_id')
         .execute();
       return rows.map((row) => row.account_id);
+    },
+
+    async listAllSenders({ search, status, offset, limit }) {
+      let query = db
+        .selectFrom('senders')
+        .innerJoin('accounts', 'accounts.id', 'senders.account_id');
+      if (search) {
+        const pattern = containsPattern(search);
+        query = query.where(sql<SqlBool>`lower(senders.name) like ${pattern} ESCAPE '\\'`);
+      }
+      if (status) query = query.where('senders.status', '=', status);
+      const [rows, count] = await Promise.all([
+        query
+          .selectAll('senders')
+          .select('accounts.name as account_name')
+          .orderBy('senders.id')
+          .offset(offset)
+          .limit(limit)
+          .execute(),
+        query.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+      ]);
+      const shares =
+        rows.length === 0
+          ? []
+          : await db
+              .selectFrom('sender_shares')
+              .innerJoin('accounts', 'accounts.id', 'sender_shares.account_id')
+              .select(['sender_shares.sender_id', 'accounts.id', 'accounts.name'])
+              .where(
+                'sender_shares.sender_id',
+                'in',
+                rows.map((row) => row.id),
+              )
+              .orderBy('accounts.name')
+              .execute();
+      const items = rows.map((row): ManagedSender => ({
+        ...toSender(row),
+        accountName: row.account_name,
+        sharedWith: shares
+          .filter((share) => share.sender_id === row.id)
+          .map((share) => ({ id: share.id, name: share.name })),
+      }));
+      return { items, total: Number(count.n) };
     },
   };
 }

@@ -7,12 +7,19 @@
  * declared role) and must be the routes /console/api/openapi.json documents: a new route is
  * covered without editing this file. A path parameter is filled by a factory per parameter name
  * (`CONSOLE_RESOURCES`): a route with a parameter of a new kind fails here until it has one.
+ * A resource named in a request's body or query is found in the same document, where the
+ * contract marks the field (`accountResource`, ACCOUNT_RESOURCE_KEY) and the kind of resource
+ * it names; it is filled by a factory per kind (`CONSOLE_FIELD_RESOURCES`). An id-like field of
+ * a customer route that is not marked fails here, as does a kind without a factory. (Multipart
+ * bodies are not in the document: their fields are read by their routes, none names an id.)
  */
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
-import type { LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { ConsoleRole } from '../../src/api/access.js';
 import type { Account } from '../../src/domain/ports.js';
+import { totpCode } from '../../src/domain/users/totp.js';
 import type { User, UserRole } from '../../src/domain/users/user.js';
 import {
   anonymousSession,
@@ -20,9 +27,12 @@ import {
   createConsoleUser,
   sessionHeaders,
   sessionOf,
+  TEST_PASSWORD,
   type ConsoleSession,
 } from './console-session.js';
+import { consoleRequestFields, ID_LIKE } from './console-request-fields.js';
 import type { Harness } from './harness.js';
+import { readCatalogue } from './schema-catalogue.js';
 import { expectError } from './security-suite.js';
 
 /** A route of the console API, as the access hook recorded it. */
@@ -31,6 +41,8 @@ export interface ConsoleRoute {
   /** Fastify's path, `:param` style. */
   readonly url: string;
   readonly role: ConsoleRole;
+  /** Open to a session restricted until TOTP enrolment. */
+  readonly whileEnrolling: boolean;
 }
 
 /** A person the suite acts as, with their account (null for an admin). */
@@ -47,13 +59,52 @@ export interface SuiteActor {
 export const CONSOLE_RESOURCES: Record<string, (h: Harness, of: SuiteActor) => Promise<string>> = {
   keyId: async (h, of) => String((await h.key(of.account!.id)).id),
   accountId: async (_h, of) => String(of.account!.id),
+  uuid: async (h, of) => scheduledMessage(h, of.account!.id),
 };
+
+let suiteSenders = 0;
+
+/** A message of the account, scheduled a day ahead (so cancel can succeed), sent via /api/v2. */
+export async function scheduledMessage(h: Harness, accountId: number): Promise<string> {
+  const sender = `Su${++suiteSenders}x${accountId}`.slice(0, 11);
+  await h.sender(accountId, sender);
+  await h.store.transaction((tx) =>
+    tx.changeBalance({
+      accountId,
+      delta: 10,
+      reason: 'top-up',
+      messageId: null,
+      nowMs: h.clock.now(),
+    }),
+  );
+  const { key } = await h.key(accountId);
+  const scheduledTime = new Date(h.clock.now() + 86_400_000).toISOString();
+  const sent = await h.send(
+    { key },
+    { sender, content: 'suite', msisdns: ['66812345678'], scheduledTime },
+  );
+  return sent.uuid;
+}
+
+/**
+ * How to make a resource of each kind a request field can name (ACCOUNT_RESOURCE_KEY in the
+ * contract), belonging to `of`'s account, as the field's value. Add an entry with each new kind.
+ */
+export const CONSOLE_FIELD_RESOURCES: Record<
+  string,
+  (h: Harness, of: SuiteActor) => Promise<unknown>
+> = {};
 
 /**
  * Bodies that make a state-changing route succeed, by `METHOD /url`. Optional: without one a
- * route gets an empty JSON object, which must pass or fail access exactly as declared.
+ * route gets an empty JSON object, which must pass or fail access exactly as declared. `fill`
+ * holds the resource fields the suite is about to set over the body (its own values win): a
+ * body gives up what goes instead of them (`content` for a `templateId`, say).
  */
-export const CONSOLE_BODIES: Record<string, (h: Harness, as: SuiteActor) => Promise<object>> = {
+export const CONSOLE_BODIES: Record<
+  string,
+  (h: Harness, as: SuiteActor, fill?: Readonly<Record<string, unknown>>) => Promise<object>
+> = {
   'POST /console/api/keys': async () => ({ name: 'suite', scopes: ['sms:read'] }),
   'POST /console/api/admin/accounts': async () => ({ name: 'Suite account' }),
   'PATCH /console/api/admin/accounts/:accountId': async () => ({ pricePerPart: 1 }),
@@ -63,7 +114,25 @@ export const CONSOLE_BODIES: Record<string, (h: Harness, as: SuiteActor) => Prom
     note: 'security suite',
   }),
   'PUT /console/api/admin/accounts/:accountId/status': async () => ({ status: 'active' }),
+  'PATCH /console/api/profile': async () => ({ timeZone: 'Asia/Bangkok' }),
+  'POST /console/api/profile/password': async () => ({
+    currentPassword: TEST_PASSWORD,
+    newPassword: TEST_PASSWORD,
+  }),
+  'POST /console/api/profile/totp/confirm': async (h, as) => ({ code: await codeOf(h, as) }),
+  'POST /console/api/profile/totp/recovery-codes': async (h, as) => ({ code: await codeOf(h, as) }),
+  'POST /console/api/profile/totp/disable': async (h, as) => ({ code: await codeOf(h, as) }),
+  'PUT /console/api/account/two-factor': async () => ({ required: false }),
+  'PUT /console/api/dashboard/low-balance-threshold': async () => ({ lowBalanceThreshold: 0 }),
 };
+
+/** A current code of the person's TOTP secret (in force or pending), or one of no one's. */
+async function codeOf(h: Harness, as: SuiteActor): Promise<string> {
+  const user = await h.store.findUser(as.user.id);
+  if (!user?.totpSecret) return '000000';
+  await h.store.updateUser(user.id, { totpLastStep: null }, h.clock.now());
+  return totpCode(user.totpSecret, h.clock.now());
+}
 
 const routeId = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
 const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
@@ -94,7 +163,12 @@ export function consoleRoutes(h: Harness): ConsoleRoute[] {
         access !== undefined && access !== 'public' && 'role' in access,
         `${routeId(route)} must declare a console role, not ${JSON.stringify(access)}`,
       );
-      return { method: route.method, url: route.url, role: access.role };
+      return {
+        method: route.method,
+        url: route.url,
+        role: access.role,
+        whileEnrolling: 'whileEnrolling' in access && access.whileEnrolling === true,
+      };
     })
     .sort((a, b) => routeId(a).localeCompare(routeId(b)));
 }
@@ -124,8 +198,12 @@ export function consoleSecuritySuite(
 ): void {
   let h: Harness;
   let routes: ConsoleRoute[];
+  /** Every table of the store, to count rows in. */
+  let tables: string[];
   /** member and owner of account A, owner of account B, a platform admin. */
   let people: { member: SuiteActor; owner: SuiteActor; otherOwner: SuiteActor; admin: SuiteActor };
+  /** People who must use TOTP and have not enrolled: an admin, and an account that requires it. */
+  let unenrolled: Record<UserRole, SuiteActor>;
 
   const byRole = (role: UserRole): SuiteActor =>
     role === 'member' ? people.member : role === 'owner' ? people.owner : people.admin;
@@ -143,23 +221,57 @@ export function consoleSecuritySuite(
   /** Whose resource a caller acting as `as` names by default: their own account's. */
   const ownerOf = (as: SuiteActor) => (as.account === null ? people.owner : as);
 
-  async function call(
+  /** Resource fields to set over a request: in its JSON body, or in its query. */
+  interface Fill {
+    readonly body?: Readonly<Record<string, unknown>>;
+    readonly query?: Readonly<Record<string, unknown>>;
+  }
+
+  /** The request as `call` sends it, every resource it names made beforehand. */
+  async function requestOf(
     route: ConsoleRoute,
     headers: Record<string, string>,
-    options: { as?: SuiteActor; resourceOf?: SuiteActor } = {},
-  ): Promise<LightMyRequestResponse> {
+    options: { as?: SuiteActor; resourceOf?: SuiteActor; fill?: Fill } = {},
+  ): Promise<InjectOptions> {
     const as = options.as ?? people.owner;
-    const url = await pathOf(route, options.resourceOf ?? ownerOf(as));
+    const path = await pathOf(route, options.resourceOf ?? ownerOf(as));
+    const query = new URLSearchParams(
+      Object.entries(options.fill?.query ?? {}).map(([name, value]) => [name, String(value)]),
+    ).toString();
     const body = CONSOLE_BODIES[routeId(route)];
-    const payload = SAFE.has(route.method) ? undefined : body ? await body(h, as) : {};
-    return h.app.inject({
+    const fill = options.fill?.body ?? {};
+    const payload = SAFE.has(route.method)
+      ? undefined
+      : { ...(body ? await body(h, as, fill) : {}), ...fill };
+    return {
       method: route.method as 'GET',
-      url,
+      url: query ? `${path}?${query}` : path,
       headers: SAFE.has(route.method)
         ? headers
         : { 'content-type': 'application/json', ...headers },
       payload: payload === undefined ? undefined : JSON.stringify(payload),
-    });
+    };
+  }
+
+  async function call(
+    route: ConsoleRoute,
+    headers: Record<string, string>,
+    options: { as?: SuiteActor; resourceOf?: SuiteActor; fill?: Fill } = {},
+  ): Promise<LightMyRequestResponse> {
+    return h.app.inject(await requestOf(route, headers, options));
+  }
+
+  /** What a refused request must leave as it was: the audit log, and how many rows each table holds. */
+  async function snapshot(): Promise<Record<string, number>> {
+    const counts: Record<string, number> = { 'audit lines': await auditCount() };
+    for (const table of tables) {
+      const row = await (h.db.database.db as unknown as Kysely<Record<string, object>>)
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
+      counts[table] = Number(row.n);
+    }
+    return counts;
   }
 
   async function auditCount(): Promise<number> {
@@ -200,7 +312,15 @@ export function consoleSecuritySuite(
     const b = await createConsoleUser(h, 'owner');
     const admin = await createConsoleUser(h, 'admin');
     people = { owner: a, member, otherOwner: b, admin };
+    const strictOwner = await createConsoleUser(h, 'owner');
+    await h.store.setAccountRequireTotp(strictOwner.account!.id, true);
+    unenrolled = {
+      owner: strictOwner,
+      member: await createConsoleUser(h, 'member', { account: strictOwner.account! }),
+      admin: await createConsoleUser(h, 'admin', { totp: false }),
+    };
     routes = consoleRoutes(h);
+    tables = Object.keys(await readCatalogue(h.db.database));
   });
 
   it('documents exactly the console routes the app registers, so none escapes this suite', async () => {
@@ -322,5 +442,98 @@ export function consoleSecuritySuite(
         }
       },
     );
+  });
+
+  /** Routes a customer calls: customers' resources are theirs alone (admins' routes see all). */
+  const customerRoute = (route: ConsoleRoute) => route.role !== 'admin' && route.role !== 'guest';
+
+  it('knows every request field of a customer route that names a resource: marked in the contract, with a factory for its kind', async () => {
+    const fields = await consoleRequestFields(h);
+    const marked: string[] = [];
+    for (const route of routes.filter(customerRoute)) {
+      for (const field of fields.get(routeId(route)) ?? []) {
+        const where = `${routeId(route)}: ${field.in} field ${field.name}`;
+        if (field.resource === null) {
+          const name = field.name.split(/\.|\[\]\./).at(-1)!;
+          assert.doesNotMatch(
+            name,
+            ID_LIKE,
+            `${where} reads as naming a record: mark it accountResource(kind, …) in the contract`,
+          );
+          continue;
+        }
+        assert.ok(!field.nested, `${where}: the suite fills top-level fields only; extend it`);
+        assert.ok(
+          CONSOLE_FIELD_RESOURCES[field.resource],
+          `${where}: no factory for '${field.resource}' (CONSOLE_FIELD_RESOURCES)`,
+        );
+        marked.push(where);
+      }
+    }
+    assert.ok(marked.length > 0, 'no marked field found: is the contract read?');
+  });
+
+  it("answers 403 for another account's resource named in a request field, and changes nothing", async (t) => {
+    const fields = await consoleRequestFields(h);
+    const markedOf = (route: ConsoleRoute) =>
+      (fields.get(routeId(route)) ?? []).filter((field) => field.resource !== null);
+    await eachRoute(
+      t,
+      (route) => customerRoute(route) && markedOf(route).length > 0,
+      async (route) => {
+        for (const field of markedOf(route)) {
+          const make = CONSOLE_FIELD_RESOURCES[field.resource!]!;
+          const fillOf = (value: unknown): Fill => ({ [field.in]: { [field.name]: value } });
+          for (const role of ADMITS[route.role].filter((r) => r !== 'admin')) {
+            const actor = byRole(role);
+            const headers = sessionHeaders(await sessionOf(h, actor.user));
+            const what = `${role}, ${field.in} field ${field.name}`;
+            // Their own account's resource in the same request succeeds: the field is the
+            // only difference.
+            const own = await call(route, headers, {
+              as: actor,
+              fill: fillOf(await make(h, actor)),
+            });
+            assert.ok(own.statusCode < 300, `${what}, their own: ${own.statusCode} ${own.body}`);
+            const request = await requestOf(route, headers, {
+              as: actor,
+              fill: fillOf(await make(h, people.otherOwner)),
+            });
+            const before = await snapshot();
+            const response = await h.app.inject(request);
+            assert.equal(response.statusCode, 403, `${what}, another account's: ${response.body}`);
+            expectError(response, 403);
+            assert.deepEqual(await snapshot(), before, `${what}: refused, yet something changed`);
+          }
+        }
+      },
+    );
+  });
+
+  it('answers 403 TOTP_ENROLMENT_REQUIRED to someone who must enrol, on every route but the session and profile ones', async (t) => {
+    const open = routes.filter((route) => route.whileEnrolling).map(routeId);
+    for (const id of open) {
+      assert.match(
+        id,
+        /^\w+ \/console\/api\/(session|profile)(\/|$)/,
+        `${id} is open before enrolment`,
+      );
+    }
+    const check = async (route: ConsoleRoute) => {
+      for (const role of ADMITS[route.role]) {
+        const actor = unenrolled[role];
+        const session = await sessionOf(h, actor.user);
+        const before = await auditCount();
+        const response = await call(route, sessionHeaders(session), { as: actor });
+        if (route.whileEnrolling) admitted(response, `${role} before enrolment`);
+        else {
+          expectError(response, 403, 'TOTP_ENROLMENT_REQUIRED');
+          assert.equal(await auditCount(), before, `${role} refused, yet audited`);
+        }
+      }
+    };
+    // The open routes last: their bodies may complete an enrolment.
+    await eachRoute(t, (route) => route.role !== 'guest' && !route.whileEnrolling, check);
+    await eachRoute(t, (route) => route.whileEnrolling, check);
   });
 }

@@ -9,15 +9,32 @@ import type { Clock } from '../../domain/clock.js';
 import type { Store } from '../../domain/ports.js';
 import type { SessionLimits } from '../../domain/users/sessions.js';
 import type { SignInLimits } from '../../domain/users/sign-in.js';
-import type { ReadOpsStatus } from '../../ops/ops-status.js';
+import type { ConsoleLinks } from '../../domain/mail/console-links.js';
+import type { Outbox } from '../../domain/mail/mailer.js';
+import type { LinkLifetimes } from '../../domain/users/invite-person.js';
+import type { PasswordResetLimits } from '../../domain/users/password-reset.js';
+import type { DispatchersView } from '../../ops/status-board.js';
 import { adminAccountRoutes } from './routes/admin-accounts.js';
 import { adminCarrierRoutes } from './routes/admin-carriers.js';
 import { creditRoutes } from './routes/credits.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { keyRoutes } from './routes/keys.js';
 import { auditRoutes } from './routes/audit.js';
 import { adminSenderRoutes } from './routes/admin-senders.js';
 import { senderRoutes } from './routes/senders.js';
+import { profileRoutes } from './routes/profile.js';
 import { sessionRoutes } from './routes/session.js';
+import { adminPeopleRoutes } from './routes/admin-people.js';
+import { gettingInRoutes } from './routes/getting-in.js';
+import { peopleRoutes } from './routes/people.js';
+import { composeRoutes } from './routes/compose.js';
+import { templateRoutes } from './routes/templates.js';
+import { contactGroupRoutes } from './routes/contact-groups.js';
+import { blocklistRoutes } from './routes/blocklist.js';
+import { messageRoutes } from './routes/messages.js';
+import { adminMessageRoutes } from './routes/admin-messages.js';
+import { withUploadBodies } from './upload-request-bodies.js';
+import type { CompactListCache } from '../../domain/recipients/compact-list-cache.js';
 
 /** What every console route plugin is given. */
 export interface ConsoleDeps {
@@ -27,8 +44,23 @@ export interface ConsoleDeps {
   readonly signInLimits: SignInLimits;
   /** The largest document of a sender-name request, each (NOK_SENDER_DOCUMENT_MAX_BYTES). */
   readonly senderDocumentMaxBytes: number;
-  /** This process's operator status (what /status shows), for the carriers page. */
-  readonly opsStatus?: ReadOpsStatus;
+  /** Every dispatcher's published status and the queue depth, for the carriers page. */
+  readonly dispatchers: DispatchersView;
+  /** Mail and the links it carries: invitations, password resets, sender decisions. */
+  readonly people: PeopleDeps;
+  /** Told of each send accepted from the console: wakes the background work, counts metrics. */
+  readonly onAccepted?: (charged: number) => void;
+  /** The compact recipient lists this process pages through (shared with /api/v2). */
+  readonly compactLists: CompactListCache;
+}
+
+export interface PeopleDeps {
+  /** Mail posted once its change has committed. */
+  readonly outbox: Outbox;
+  /** Links on NOK_PUBLIC_URL, never on a request's Host. */
+  readonly links: ConsoleLinks;
+  readonly lifetimes: LinkLifetimes;
+  readonly resetLimits: PasswordResetLimits;
 }
 
 export const CONSOLE_API_PREFIX = '/console/api';
@@ -63,11 +95,17 @@ export async function consoleApi(app: FastifyInstance, deps: ConsoleDeps): Promi
           security: [{ session: [], csrf: [] }],
         },
         transform: jsonSchemaTransform,
+        // Upload routes read their own bodies; their entries in the contract describe them.
+        transformObject: (documents) =>
+          'openapiObject' in documents
+            ? withUploadBodies(documents.openapiObject, CONSOLE_API_PREFIX)
+            : documents.swaggerObject,
       });
       api.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async () =>
         (api as unknown as { consoleSwagger(): unknown }).consoleSwagger(),
       );
       await api.register(sessionRoutes, deps);
+      await api.register(profileRoutes, deps);
       await api.register(auditRoutes, deps);
       await api.register(senderRoutes, deps);
       await api.register(adminSenderRoutes, deps);
@@ -75,6 +113,16 @@ export async function consoleApi(app: FastifyInstance, deps: ConsoleDeps): Promi
       await api.register(creditRoutes, deps);
       await api.register(adminAccountRoutes, deps);
       await api.register(adminCarrierRoutes, deps);
+      await api.register(gettingInRoutes, deps);
+      await api.register(peopleRoutes, deps);
+      await api.register(adminPeopleRoutes, deps);
+      await api.register(composeRoutes, deps);
+      await api.register(templateRoutes, deps);
+      await api.register(contactGroupRoutes, deps);
+      await api.register(dashboardRoutes, deps);
+      await api.register(blocklistRoutes, deps);
+      await api.register(messageRoutes, deps);
+      await api.register(adminMessageRoutes, deps);
     },
     { prefix: CONSOLE_API_PREFIX },
   );

@@ -1,11 +1,9 @@
-import type {} from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { DomainError, invalidParameter } from '../../domain/errors.js';
 import type { UploadedDocument } from '../../domain/senders/check-document.js';
+import type { MultipartUpload } from './contract/endpoint.js';
 
-const FORM_FIELD = 'request';
-const FILE_FIELD = 'documents';
 const MAX_FORM_BYTES = 64 * 1024;
 
 export interface Upload<T> {
@@ -14,20 +12,21 @@ export interface Upload<T> {
 }
 
 /**
- * Reads a multipart upload: the form as JSON in the `request` field, checked with the
- * contract's `schema`, and up to `maxFiles` files in `documents`, each read only up to
- * `maxFileBytes` (a larger one stops the read: 413 DOCUMENT_TOO_LARGE). Nothing is stored here;
- * the use case checks each file's bytes.
+ * Reads a multipart upload as its contract entry has it (`upload`): the form as JSON in its
+ * form field, checked with the entry's schema, and up to `maxFiles` files in its file field,
+ * each read only up to `maxFileBytes` (a larger one stops the read: 413 DOCUMENT_TOO_LARGE).
+ * Nothing is stored here; the use case checks each file's bytes.
  */
-export async function readUpload<T>(
+export async function readUpload<S extends z.ZodType>(
   request: FastifyRequest,
-  schema: z.ZodType<T>,
+  upload: MultipartUpload & { readonly form: S },
   limits: { maxFileBytes: number; maxFiles: number },
-): Promise<Upload<T>> {
+): Promise<Upload<z.output<S>>> {
+  const { formField: FORM_FIELD, fileField: FILE_FIELD } = upload;
   if (!request.isMultipart()) {
     throw new DomainError(
       'UNSUPPORTED_MEDIA_TYPE',
-      'send multipart/form-data: the form as JSON in "request" and the files in "documents"',
+      `send multipart/form-data: the form as JSON in "${FORM_FIELD}" and the files in "${FILE_FIELD}"`,
     );
   }
   let formText: string | undefined;
@@ -63,7 +62,7 @@ export async function readUpload<T>(
       }
     }
   } catch (error) {
-    throw asDomainError(error, limits);
+    throw asDomainError(error, upload, limits);
   }
   if (formText === undefined)
     throw invalidParameter(`the form is missing: send it as JSON in "${FORM_FIELD}"`);
@@ -73,17 +72,18 @@ export async function readUpload<T>(
   } catch {
     throw new DomainError('INVALID_JSON', `"${FORM_FIELD}" is not valid JSON`);
   }
-  const parsed = schema.safeParse(json);
+  const parsed = upload.form.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
     throw invalidParameter(`${path}${issue.message}`);
   }
-  return { form: parsed.data, documents };
+  return { form: parsed.data as z.output<S>, documents };
 }
 
 function asDomainError(
   error: unknown,
+  { formField, fileField }: MultipartUpload,
   limits: { maxFileBytes: number; maxFiles: number },
 ): unknown {
   if (error instanceof DomainError) return error;
@@ -97,7 +97,7 @@ function asDomainError(
     case 'FST_PARTS_LIMIT':
       return invalidParameter(`attach at most ${limits.maxFiles} documents at a time`);
     case 'FST_FIELDS_LIMIT':
-      return invalidParameter(`send one "${FORM_FIELD}" field and the "${FILE_FIELD}" files only`);
+      return invalidParameter(`send one "${formField}" field and the "${fileField}" files only`);
     case 'FST_PROTO_VIOLATION':
     case 'FST_MP_PREMATURE_CLOSE':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':

@@ -6,6 +6,7 @@ import {
   MAX_DOCUMENT_NAME_CHARS,
   type DocumentType,
 } from './sender-request-rules.js';
+import { countCharacters } from '../limits.js';
 
 /** A document as it was uploaded: its name and declared type are the sender's word only. */
 export interface UploadedDocument {
@@ -105,9 +106,9 @@ function cleanFileName(name: string): string {
   // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
   if (clean.length === 0) throw invalidParameter('every document needs a file name');
-  if (clean.length > MAX_DOCUMENT_NAME_CHARS) {
+  if (countCharacters(clean) > MAX_DOCUMENT_NAME_CHARS) {
     throw invalidParameter(
-      `a document's file name has at most ${MAX_DOCUMENT_NAME_CHARS} characters; "${clean.slice(0, 40)}…" has ${clean.length}`,
+      `a document's file name has at most ${MAX_DOCUMENT_NAME_CHARS} characters; "${clean.slice(0, 40)}…" has ${countCharacters(clean)}`,
     );
   }
   return clean;

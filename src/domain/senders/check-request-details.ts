@@ -8,6 +8,7 @@ import {
   REGISTRATION_NUMBER_SHAPE,
   SENDER_PURPOSES,
 } from './sender-request-rules.js';
+import { countCharacters } from '../limits.js';
 
 /** The details of a request by the rules the console's form shows; trimmed. */
 export function checkRequestDetails(details: SenderRequestDetails): SenderRequestDetails {
@@ -21,7 +22,7 @@ export function checkRequestDetails(details: SenderRequestDetails): SenderReques
     );
   }
   for (const [i, text] of sampleMessages.entries()) {
-    if (text.length === 0 || text.length > MAX_SAMPLE_MESSAGE_CHARS) {
+    if (text.length === 0 || countCharacters(text) > MAX_SAMPLE_MESSAGE_CHARS) {
       throw invalidParameter(
         `sample message ${i + 1} must have 1 to ${MAX_SAMPLE_MESSAGE_CHARS} characters`,
       );

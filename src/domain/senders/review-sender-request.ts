@@ -8,6 +8,7 @@ import {
   type SenderReviewDecision,
 } from './sender-request-rules.js';
 import type { SenderRequestStep } from './submit-sender-request.js';
+import { countCharacters } from '../limits.js';
 
 export interface ReviewSenderRequestInput {
   readonly requestId: number;
@@ -41,7 +42,7 @@ export async function reviewSenderRequest(
       'write a note for the owner: what to change, or why the name is refused',
     );
   }
-  if (note !== null && note.length > MAX_REVIEW_NOTE_CHARS) {
+  if (note !== null && countCharacters(note) > MAX_REVIEW_NOTE_CHARS) {
     throw invalidParameter(`a note has at most ${MAX_REVIEW_NOTE_CHARS} characters`);
   }
   const outcome = OUTCOME[input.decision];

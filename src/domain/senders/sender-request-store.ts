@@ -133,4 +133,20 @@ export interface SenderRequestStore {
   unshareSender(senderId: number, accountId: number): Promise<boolean>;
   /** The accounts a sender is shared with, by id. */
   senderShares(senderId: number): Promise<number[]>;
+  /**
+   * Every sender of the platform, oldest first, a page at a time: found by a part of the name
+   * (any case) and by status, each with its account and the accounts it is shared with.
+   */
+  listAllSenders(query: {
+    search?: string;
+    status?: SenderStatus;
+    offset: number;
+    limit: number;
+  }): Promise<{ items: ManagedSender[]; total: number }>;
+}
+
+/** A sender as an admin manages it: whose it is, and with whom it is shared. */
+export interface ManagedSender extends Sender {
+  readonly accountName: string;
+  readonly sharedWith: readonly { readonly id: number; readonly name: string }[];
 }

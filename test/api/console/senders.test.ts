@@ -191,6 +191,92 @@ for (const engine of testEngines()) {
       );
     });
 
+    it('lists every sender for admins, however it was made, with its account and shares; found by a part of the name and by status, and paged', async () => {
+      const shop = await h.account({ name: 'Listing Shop' });
+      const cafe = await h.account({ name: 'Listing Cafe' });
+      // Made as the operator's command line and the demo make them: no request behind them.
+      await h.sender(shop.id, 'LSTSHOP');
+      await h.sender(shop.id, 'LSTWAIT', 'pending');
+      await h.sender(cafe.id, 'LST_50%');
+      interface Row {
+        id: number;
+        name: string;
+        status: string;
+        account: { id: number; name: string };
+        sharedWith: { id: number; name: string }[];
+      }
+      const list = async (query: Record<string, string>) => {
+        const response = await admin.request({
+          method: 'GET',
+          url: `/admin/senders?${new URLSearchParams(query)}`,
+        });
+        assert.equal(response.statusCode, 200, response.body);
+        return response.json() as { data: Row[]; total: number; offset: number; limit: number };
+      };
+
+      const all = await list({ search: 'lst' });
+      assert.deepEqual(
+        all.data.map((row) => [row.name, row.status, row.account.name]),
+        [
+          ['LSTSHOP', 'approved', 'Listing Shop'],
+          ['LSTWAIT', 'pending', 'Listing Shop'],
+          ['LST_50%', 'approved', 'Listing Cafe'],
+        ],
+      );
+      assert.equal(all.total, 3);
+      assert.deepEqual(all.data[0]!.account, { id: shop.id, name: 'Listing Shop' });
+      // LIKE's wildcards are searched as themselves.
+      assert.deepEqual(
+        (await list({ search: 'LST_' })).data.map((row) => row.name),
+        ['LST_50%'],
+      );
+      assert.deepEqual(
+        (await list({ search: '50%' })).data.map((row) => row.name),
+        ['LST_50%'],
+      );
+      assert.deepEqual(
+        (await list({ search: 'lst', status: 'pending' })).data.map((row) => row.name),
+        ['LSTWAIT'],
+      );
+      const first = await list({ search: 'lst', limit: '2' });
+      const second = await list({ search: 'lst', limit: '2', offset: '2' });
+      assert.deepEqual(
+        [...first.data, ...second.data].map((row) => row.name),
+        all.data.map((row) => row.name),
+      );
+      assert.equal(second.total, 3);
+
+      const senderId = all.data[0]!.id;
+      const act = (method: 'POST' | 'DELETE', url: string, payload?: object) =>
+        admin.request({ method, url: `/admin/senders/${senderId}${url}`, payload });
+      assert.equal((await act('POST', '/suspend')).statusCode, 200);
+      assert.equal((await list({ search: 'lstshop' })).data[0]!.status, 'suspended');
+      assert.equal((await act('POST', '/reinstate')).statusCode, 200);
+      assert.equal((await act('POST', '/shares', { accountId: cafe.id })).statusCode, 200);
+      assert.deepEqual((await list({ search: 'lstshop' })).data[0], {
+        ...all.data[0],
+        sharedWith: [{ id: cafe.id, name: 'Listing Cafe' }],
+      });
+      assert.equal((await act('DELETE', `/shares/${cafe.id}`)).statusCode, 200);
+      assert.deepEqual((await list({ search: 'lstshop' })).data[0]!.sharedWith, []);
+    });
+
+    it('refuses a malformed sender list query with 400', async () => {
+      for (const query of [
+        'status=nope',
+        'limit=1000',
+        'offset=-1',
+        'search=%00',
+        'search=%E0%B8%81',
+      ]) {
+        expectError(
+          await admin.request({ method: 'GET', url: `/admin/senders?${query}` }),
+          400,
+          'INVALID_PARAMETER',
+        );
+      }
+    });
+
     it('keeps the history: changes requested with a note, resubmitted, approved; then /api/v2 sends from it', async () => {
       const detail = (await submit(owner, 'SHOPNOW')).json() as Detail;
       const queue = await admin.request({ method: 'GET', url: '/admin/sender-requests' });

@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import { endpoints } from './endpoint.js';
+import {
+  adjustCreditsBodySchema,
+  balanceSchema,
+  creditsSchema,
+  ledgerQuerySchema,
+} from './credits.js';
+import { lowBalanceThresholdSchema } from './dashboard.js';
 
 /**
  * Admin account management: list, create, detail, settings, suspend and reactivate.
@@ -17,6 +25,8 @@ export const accountSchema = z.object({
   /** Requests per window for each key; null: the platform's default. */
   rateLimitRequests: z.number().int().nullable(),
   status: accountStatusSchema,
+  /** The console warns the account's people below this balance; 0: never. */
+  lowBalanceThreshold: z.number().int(),
   createdAt: z.string(),
 });
 export type Account = z.infer<typeof accountSchema>;
@@ -65,10 +75,15 @@ export const accountSettingsBodySchema = z
   .object({
     pricePerPart: z.number().int().min(0).max(1_000_000).optional(),
     rateLimitRequests: z.number().int().min(1).max(1_000_000_000).nullable().optional(),
+    lowBalanceThreshold: lowBalanceThresholdSchema.optional(),
   })
-  .refine((body) => body.pricePerPart !== undefined || body.rateLimitRequests !== undefined, {
-    message: 'give pricePerPart, rateLimitRequests or both',
-  });
+  .refine(
+    (body) =>
+      body.pricePerPart !== undefined ||
+      body.rateLimitRequests !== undefined ||
+      body.lowBalanceThreshold !== undefined,
+    { message: 'give pricePerPart, rateLimitRequests, lowBalanceThreshold or several' },
+  );
 export type AccountSettingsBody = z.infer<typeof accountSettingsBodySchema>;
 
 export const accountStatusBodySchema = z.object({ status: accountStatusSchema });
@@ -76,4 +91,34 @@ export type AccountStatusBody = z.infer<typeof accountStatusBodySchema>;
 
 export const accountParamsSchema = z.object({
   accountId: z.coerce.number().int().positive(),
+});
+
+export const accountEndpoints = endpoints({
+  'GET /admin/accounts': { query: accountListQuerySchema, response: accountListSchema },
+  'POST /admin/accounts': {
+    body: createAccountBodySchema,
+    status: 201,
+    response: accountDetailSchema,
+  },
+  'GET /admin/accounts/:accountId': { params: accountParamsSchema, response: accountDetailSchema },
+  'PATCH /admin/accounts/:accountId': {
+    params: accountParamsSchema,
+    body: accountSettingsBodySchema,
+    response: accountSchema,
+  },
+  'POST /admin/accounts/:accountId/credits': {
+    params: accountParamsSchema,
+    body: adjustCreditsBodySchema,
+    response: balanceSchema,
+  },
+  'PUT /admin/accounts/:accountId/status': {
+    params: accountParamsSchema,
+    body: accountStatusBodySchema,
+    response: accountSchema,
+  },
+  'GET /admin/accounts/:accountId/ledger': {
+    params: accountParamsSchema,
+    query: ledgerQuerySchema,
+    response: creditsSchema,
+  },
 });

@@ -32,3 +32,17 @@ export type PageQuery = z.infer<typeof pageQuerySchema>;
 
 /** A timestamp on the wire: ISO 8601 in UTC (the browser shows it in the user's zone). */
 export const timestampSchema = z.iso.datetime();
+
+/**
+ * The OpenAPI key that marks a request field naming a resource of the caller's account, by
+ * kind: another account's answers 403 and changes nothing. The console security suite sends
+ * another account's resource to every field so marked, and refuses an id-like field of a
+ * customer route that is not.
+ */
+export const ACCOUNT_RESOURCE_KEY = 'x-account-resource';
+export type AccountResourceKind = 'contact-group' | 'template' | 'recipient-list' | 'sender';
+
+/** `schema`, marked as naming a resource of the caller's account (ACCOUNT_RESOURCE_KEY). */
+export function accountResource<T extends z.ZodType>(kind: AccountResourceKind, schema: T): T {
+  return schema.meta({ [ACCOUNT_RESOURCE_KEY]: kind });
+}

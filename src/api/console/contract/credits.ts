@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoints } from './endpoint.js';
 
 /**
  * Credits: the owner's balance and ledger, and an admin's grants and deductions.
@@ -51,3 +52,7 @@ export const adjustCreditsBodySchema = z.object({
 export type AdjustCreditsBody = z.infer<typeof adjustCreditsBodySchema>;
 
 export const balanceSchema = z.object({ balance: z.number().int() });
+
+export const creditEndpoints = endpoints({
+  'GET /credits': { query: ledgerQuerySchema, response: creditsSchema },
+});

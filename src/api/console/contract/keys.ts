@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoints } from './endpoint.js';
 
 /**
  * The console's API keys page (owners only): list, create (the secret shown once), revoke.
@@ -42,4 +43,10 @@ export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
 export const apiKeyParamsSchema = z.object({
   keyId: z.coerce.number().int().positive(),
+});
+
+export const keyEndpoints = endpoints({
+  'GET /keys': { response: apiKeyListSchema },
+  'POST /keys': { body: createApiKeyBodySchema, status: 201, response: createdApiKeySchema },
+  'DELETE /keys/:keyId': { params: apiKeyParamsSchema, response: apiKeySchema },
 });

@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { endpoints, type MultipartUpload } from './endpoint.js';
+import { pageQuerySchema } from './common.js';
 // The rules themselves live in the domain, in modules that import nothing, so this contract
 // (which the browser bundles) and the use cases read one copy of every limit and list.
+import { LIMITS } from '../../../domain/limits.js';
 import { senderNameProblem } from '../../../domain/senders/sender-name.js';
 import {
   DOCUMENT_TYPES,
@@ -17,7 +20,9 @@ import {
 } from '../../../domain/senders/sender-request-rules.js';
 import { SENDER_STATUSES } from '../../../domain/statuses.js';
 
-export { MAX_SAMPLE_MESSAGES, SENDER_PURPOSES };
+export { MAX_SAMPLE_MESSAGES, SENDER_PURPOSES, SENDER_STATUSES };
+/** The longest sender name, in characters. */
+export const SENDER_NAME_MAX = LIMITS.senderNameChars;
 
 /*
  * Sender names and their requests, in the console API (/console/api):
@@ -33,6 +38,7 @@ export { MAX_SAMPLE_MESSAGES, SENDER_PURPOSES };
  *   POST /sender-requests/:requestId/resubmit        multipart: `request` (JSON, resubmitFormSchema)
  *                                                    and any new `documents`
  * admin
+ *   GET  /admin/senders?search=&status=             every sender of every account, oldest first
  *   GET  /admin/sender-requests?status=pending       the review queue (or every request)
  *   GET  /admin/sender-requests/:requestId           one request, any account
  *   POST /admin/sender-requests/:requestId/review    reviewBodySchema
@@ -53,6 +59,7 @@ export const senderPurposeSchema = z.enum(SENDER_PURPOSES);
 export const senderRequestStatusSchema = z.enum(SENDER_REQUEST_STATUSES);
 export const senderRequestStepSchema = z.enum(SENDER_REQUEST_STEPS);
 export const senderStatusSchema = z.enum(SENDER_STATUSES);
+export type SenderStatus = z.infer<typeof senderStatusSchema>;
 export const documentTypeSchema = z.enum(
   Object.keys(DOCUMENT_TYPES) as [keyof typeof DOCUMENT_TYPES, ...(keyof typeof DOCUMENT_TYPES)[]],
 );
@@ -191,3 +198,102 @@ export const adminSenderSchema = z.object({
   sharedWith: z.array(z.number().int()),
 });
 export type AdminSender = z.infer<typeof adminSenderSchema>;
+
+/** Every sender of the platform, as an admin manages it: its account, and whom it is shared with. */
+export const adminSenderListQuerySchema = pageQuerySchema.extend({
+  /** A part of the name, in any case (names are printable ASCII). */
+  search: z
+    .string()
+    .trim()
+    .max(32)
+    .regex(/^[\x20-\x7e]*$/, 'letters, digits and symbols only')
+    .optional(),
+  status: senderStatusSchema.optional(),
+});
+export type AdminSenderListQuery = z.input<typeof adminSenderListQuerySchema>;
+
+const accountRefSchema = z.object({ id: z.number().int(), name: z.string() });
+
+export const adminSenderRowSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  status: senderStatusSchema,
+  account: accountRefSchema,
+  sharedWith: z.array(accountRefSchema),
+  createdAt: isoDate,
+});
+export type AdminSenderRow = z.infer<typeof adminSenderRowSchema>;
+
+export const adminSenderListSchema = z.object({
+  data: z.array(adminSenderRowSchema),
+  total: z.number().int(),
+  offset: z.number().int(),
+  limit: z.number().int(),
+});
+export type AdminSenderList = z.infer<typeof adminSenderListSchema>;
+
+/** A request's documents: PDF, PNG or JPEG as their bytes show, in the `documents` field. */
+function withDocuments<S extends z.ZodType>(form: S, filesRequired: boolean) {
+  return {
+    kind: 'multipart',
+    formField: 'request',
+    form,
+    fileField: 'documents',
+    fileTypes: documentTypeSchema.options,
+    filesRequired,
+  } as const satisfies MultipartUpload;
+}
+
+export const senderEndpoints = endpoints({
+  'GET /senders': { response: senderListSchema },
+  'GET /sender-requests': { response: senderRequestListSchema },
+  'GET /sender-requests/:requestId': {
+    params: requestIdParamsSchema,
+    response: senderRequestDetailSchema,
+  },
+  'POST /sender-requests': {
+    upload: withDocuments(senderRequestFormSchema, true),
+    response: senderRequestDetailSchema,
+  },
+  'POST /sender-requests/:requestId/resubmit': {
+    params: requestIdParamsSchema,
+    upload: withDocuments(resubmitFormSchema, false),
+    response: senderRequestDetailSchema,
+  },
+  'GET /sender-documents/:documentId': {
+    params: documentIdParamsSchema,
+    response: z.string().describe("The document's bytes, as an attachment"),
+    download: documentTypeSchema.options,
+  },
+  'GET /admin/senders': { query: adminSenderListQuerySchema, response: adminSenderListSchema },
+  'GET /admin/sender-requests': {
+    query: reviewQueueQuerySchema,
+    response: senderRequestListSchema,
+  },
+  'GET /admin/sender-requests/:requestId': {
+    params: requestIdParamsSchema,
+    response: senderRequestDetailSchema,
+  },
+  'POST /admin/sender-requests/:requestId/review': {
+    params: requestIdParamsSchema,
+    body: reviewBodySchema,
+    response: senderRequestDetailSchema,
+  },
+  'POST /admin/senders/:senderId/suspend': {
+    params: senderIdParamsSchema,
+    response: adminSenderSchema,
+  },
+  'POST /admin/senders/:senderId/reinstate': {
+    params: senderIdParamsSchema,
+    response: adminSenderSchema,
+  },
+  'POST /admin/senders/:senderId/shares': {
+    params: senderIdParamsSchema,
+    body: shareBodySchema,
+    response: adminSenderSchema,
+  },
+  'DELETE /admin/senders/:senderId/shares/:accountId': {
+    params: shareParamsSchema,
+    response: adminSenderSchema,
+  },
+});

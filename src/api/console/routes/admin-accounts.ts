@@ -1,30 +1,14 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import { createAccount } from '../../../domain/accounts/create-account.js';
 import { requireAccount } from '../../../domain/accounts/require-account.js';
 import { setAccountStatus } from '../../../domain/accounts/set-account-status.js';
 import { updateAccountSettings } from '../../../domain/accounts/update-account-settings.js';
 import { adjustCredits } from '../../../domain/credits/adjust-credits.js';
 import type { Account, Store } from '../../../domain/ports.js';
-import {
-  accountDetailSchema,
-  accountListQuerySchema,
-  accountListSchema,
-  accountParamsSchema,
-  accountSchema,
-  accountSettingsBodySchema,
-  accountStatusBodySchema,
-  createAccountBodySchema,
-  type Account as AccountBody,
-  type AccountDetail,
-} from '../contract/accounts.js';
-import { errorBodySchema, errorResponses } from '../contract/common.js';
-import {
-  adjustCreditsBodySchema,
-  balanceSchema,
-  creditsSchema,
-  ledgerQuerySchema,
-} from '../contract/credits.js';
+import { type Account as AccountBody, type AccountDetail } from '../contract/accounts.js';
+import { errorBodySchema } from '../contract/common.js';
 import type { ConsoleDeps } from '../console-api.js';
+import { consoleRoute } from '../console-route.js';
 import { auditActor } from '../console-session.js';
 import { creditsOf } from './credits.js';
 
@@ -32,18 +16,15 @@ const admin = { access: { role: 'admin' } } as const;
 const tags = ['admin'];
 
 /** Platform admins manage every customer account: list, create, credits, settings, status. */
-export const adminAccountRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, deps) => {
+export const adminAccountRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   const { store, clock } = deps;
 
-  app.get(
-    '/admin/accounts',
+  consoleRoute(
+    app,
+    'GET /admin/accounts',
     {
-      schema: {
-        tags,
-        summary: 'Customer accounts by id, found by a part of the name',
-        querystring: accountListQuerySchema,
-        response: { 200: accountListSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Customer accounts by id, found by a part of the name',
       config: admin,
     },
     async (request) => {
@@ -57,19 +38,16 @@ export const adminAccountRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app
     },
   );
 
-  app.post(
-    '/admin/accounts',
+  consoleRoute(
+    app,
+    'POST /admin/accounts',
     {
-      schema: {
-        tags,
-        summary: 'Create a customer account',
-        description: 'Opening credits are written to its ledger as a top-up.',
-        body: createAccountBodySchema,
-        response: { 201: accountDetailSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Create a customer account',
+      description: 'Opening credits are written to its ledger as a top-up.',
       config: admin,
     },
-    async (request, reply) => {
+    async (request) => {
       const account = await createAccount(store, {
         name: request.body.name,
         credits: request.body.credits,
@@ -77,35 +55,28 @@ export const adminAccountRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app
         nowMs: clock.now(),
         actor: auditActor(request),
       });
-      reply.status(201);
       return detailOf(store, account.id);
     },
   );
 
-  app.get(
-    '/admin/accounts/:accountId',
+  consoleRoute(
+    app,
+    'GET /admin/accounts/:accountId',
     {
-      schema: {
-        tags,
-        summary: 'One account: balance, price, rate limit, status, sender names',
-        params: accountParamsSchema,
-        response: { 200: accountDetailSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'One account: balance, price, rate limit, status, sender names',
       config: admin,
     },
     async (request) => detailOf(store, request.params.accountId),
   );
 
-  app.patch(
-    '/admin/accounts/:accountId',
+  consoleRoute(
+    app,
+    'PATCH /admin/accounts/:accountId',
     {
-      schema: {
-        tags,
-        summary: "Set an account's price per part and/or rate limit (null: the default)",
-        params: accountParamsSchema,
-        body: accountSettingsBodySchema,
-        response: { 200: accountSchema, ...errorResponses },
-      },
+      tags,
+      summary:
+        "Set an account's price per part, rate limit (null: the default) and/or low-balance threshold (0: no warning)",
       config: admin,
     },
     async (request) => {
@@ -119,18 +90,15 @@ export const adminAccountRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app
     },
   );
 
-  app.post(
-    '/admin/accounts/:accountId/credits',
+  consoleRoute(
+    app,
+    'POST /admin/accounts/:accountId/credits',
     {
-      schema: {
-        tags,
-        summary: 'Grant or deduct credits with a note',
-        description:
-          'The balance and its ledger row change together. A deduction the balance does not cover changes nothing and answers 402 INSUFFICIENT_CREDITS.',
-        params: accountParamsSchema,
-        body: adjustCreditsBodySchema,
-        response: { 200: balanceSchema, 402: errorBodySchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Grant or deduct credits with a note',
+      description:
+        'The balance and its ledger row change together. A deduction the balance does not cover changes nothing and answers 402 INSUFFICIENT_CREDITS.',
+      responses: { 402: errorBodySchema },
       config: admin,
     },
     async (request) => {
@@ -146,18 +114,14 @@ export const adminAccountRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app
     },
   );
 
-  app.put(
-    '/admin/accounts/:accountId/status',
+  consoleRoute(
+    app,
+    'PUT /admin/accounts/:accountId/status',
     {
-      schema: {
-        tags,
-        summary: 'Suspend or reactivate an account',
-        description:
-          'Suspended, its API keys answer 403 ACCOUNT_SUSPENDED and its console users cannot act; nothing is deleted, so reactivating restores everything.',
-        params: accountParamsSchema,
-        body: accountStatusBodySchema,
-        response: { 200: accountSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Suspend or reactivate an account',
+      description:
+        'Suspended, its API keys answer 403 ACCOUNT_SUSPENDED and its console users cannot act; nothing is deleted, so reactivating restores everything.',
       config: admin,
     },
     async (request) => {
@@ -171,16 +135,12 @@ export const adminAccountRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app
     },
   );
 
-  app.get(
-    '/admin/accounts/:accountId/ledger',
+  consoleRoute(
+    app,
+    'GET /admin/accounts/:accountId/ledger',
     {
-      schema: {
-        tags,
-        summary: "An account's balance and ledger, newest first, by cursor",
-        params: accountParamsSchema,
-        querystring: ledgerQuerySchema,
-        response: { 200: creditsSchema, ...errorResponses },
-      },
+      tags,
+      summary: "An account's balance and ledger, newest first, by cursor",
       config: admin,
     },
     async (request) => creditsOf(store, request.params.accountId, request.query),
@@ -204,6 +164,7 @@ function presentAccount(account: Account): AccountBody {
     pricePerPart: account.pricePerPart,
     rateLimitRequests: account.rateLimitRequests,
     status: account.status,
+    lowBalanceThreshold: account.lowBalanceThreshold,
     createdAt: new Date(account.createdAt).toISOString(),
   };
 }

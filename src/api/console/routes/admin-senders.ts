@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import {
   reinstateSender,
   shareSender,
@@ -10,19 +10,9 @@ import {
   listReviewQueue,
 } from '../../../domain/senders/read-sender-requests.js';
 import { reviewSenderRequest } from '../../../domain/senders/review-sender-request.js';
-import { errorResponses } from '../contract/common.js';
-import {
-  adminSenderSchema,
-  requestIdParamsSchema,
-  reviewBodySchema,
-  reviewQueueQuerySchema,
-  senderIdParamsSchema,
-  senderRequestDetailSchema,
-  senderRequestListSchema,
-  shareBodySchema,
-  shareParamsSchema,
-} from '../contract/senders.js';
+import { senderDecisionMail } from '../../../domain/mail/mail-texts.js';
 import type { ConsoleDeps } from '../console-api.js';
+import { consoleRoute } from '../console-route.js';
 import { consoleUser } from '../console-session.js';
 import { presentRequestSummary } from '../sender-presenters.js';
 import { requestDetail } from './senders.js';
@@ -31,18 +21,15 @@ const admin = { access: { role: 'admin' } } as const;
 const tags = ['sender review'];
 
 /** The platform's review of sender-name requests, and its senders' suspension and shares. */
-export const adminSenderRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, deps) => {
+export const adminSenderRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   const { store, clock } = deps;
 
-  app.get(
-    '/admin/sender-requests',
+  consoleRoute(
+    app,
+    'GET /admin/sender-requests',
     {
-      schema: {
-        tags,
-        summary: 'The review queue (longest waiting first), or every request',
-        querystring: reviewQueueQuerySchema,
-        response: { 200: senderRequestListSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'The review queue (longest waiting first), or every request',
       config: admin,
     },
     async (request) => {
@@ -54,32 +41,25 @@ export const adminSenderRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app,
     },
   );
 
-  app.get(
-    '/admin/sender-requests/:requestId',
+  consoleRoute(
+    app,
+    'GET /admin/sender-requests/:requestId',
     {
-      schema: {
-        tags,
-        summary: 'A request of any account, with its history and documents',
-        params: requestIdParamsSchema,
-        response: { 200: senderRequestDetailSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'A request of any account, with its history and documents',
       config: admin,
     },
     async (request) => requestDetail(store, { admin: true }, request.params.requestId),
   );
 
-  app.post(
-    '/admin/sender-requests/:requestId/review',
+  consoleRoute(
+    app,
+    'POST /admin/sender-requests/:requestId/review',
     {
-      schema: {
-        tags,
-        summary: 'Approve, reject or ask for changes (with a note the owner reads)',
-        description:
-          'Approval makes the name an approved sender of the account at once. The owners of the account are told by email.',
-        params: requestIdParamsSchema,
-        body: reviewBodySchema,
-        response: { 200: senderRequestDetailSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Approve, reject or ask for changes (with a note the owner reads)',
+      description:
+        'Approval makes the name an approved sender of the account at once. The owners of the account are told by email.',
       config: admin,
     },
     async (request) => {
@@ -91,23 +71,67 @@ export const adminSenderRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app,
         note: request.body.note ?? null,
         nowMs: clock.now(),
       });
+      // Committed: tell the account's owners (a mail failure is logged and undoes nothing).
+      const owners = await store.listUsers({ accountId: step.request.accountId, role: 'owner' });
+      for (const owner of owners.filter((o) => o.status === 'active')) {
+        deps.people.outbox.post(
+          senderDecisionMail({
+            to: owner.email,
+            senderName: step.request.name,
+            decision: request.body.decision,
+            note: request.body.note?.trim() || null,
+            link: deps.people.links.senderRequest(step.request.id),
+          }),
+        );
+      }
       return requestDetail(store, { admin: true }, step.request.id);
     },
   );
 
+  consoleRoute(
+    app,
+    'GET /admin/senders',
+    {
+      tags,
+      summary: 'Every sender of every account, oldest first, with its account and shares',
+      description:
+        'Senders approved from a request, made by the operator (`nok admin sender create`) or made by the demo alike, so each can be suspended, reinstated and shared from here. `search` finds a part of the name in any case.',
+      config: admin,
+    },
+    async (request) => {
+      const { search, status, offset, limit } = request.query;
+      const page = await store.listAllSenders({
+        search: search || undefined,
+        status,
+        offset,
+        limit,
+      });
+      return {
+        data: page.items.map((sender) => ({
+          id: sender.id,
+          name: sender.name,
+          status: sender.status,
+          account: { id: sender.accountId, name: sender.accountName },
+          sharedWith: sender.sharedWith.map((account) => ({ ...account })),
+          createdAt: new Date(sender.createdAt).toISOString(),
+        })),
+        total: page.total,
+        offset,
+        limit,
+      };
+    },
+  );
+
   for (const action of ['suspend', 'reinstate'] as const) {
-    app.post(
-      `/admin/senders/:senderId/${action}`,
+    consoleRoute(
+      app,
+      `POST /admin/senders/:senderId/${action}`,
       {
-        schema: {
-          tags,
-          summary:
-            action === 'suspend'
-              ? 'Suspend an approved sender: /api/v2 refuses to send from it'
-              : 'Reinstate a suspended sender',
-          params: senderIdParamsSchema,
-          response: { 200: adminSenderSchema, ...errorResponses },
-        },
+        tags,
+        summary:
+          action === 'suspend'
+            ? 'Suspend an approved sender: /api/v2 refuses to send from it'
+            : 'Reinstate a suspended sender',
         config: admin,
       },
       async (request) => {
@@ -126,16 +150,12 @@ export const adminSenderRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app,
     );
   }
 
-  app.post(
-    '/admin/senders/:senderId/shares',
+  consoleRoute(
+    app,
+    'POST /admin/senders/:senderId/shares',
     {
-      schema: {
-        tags,
-        summary: 'Share an approved sender with another account',
-        params: senderIdParamsSchema,
-        body: shareBodySchema,
-        response: { 200: adminSenderSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Share an approved sender with another account',
       config: admin,
     },
     async (request) => {
@@ -150,15 +170,12 @@ export const adminSenderRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app,
     },
   );
 
-  app.delete(
-    '/admin/senders/:senderId/shares/:accountId',
+  consoleRoute(
+    app,
+    'DELETE /admin/senders/:senderId/shares/:accountId',
     {
-      schema: {
-        tags,
-        summary: 'Stop sharing a sender with an account',
-        params: shareParamsSchema,
-        response: { 200: adminSenderSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Stop sharing a sender with an account',
       config: admin,
     },
     async (request) => {

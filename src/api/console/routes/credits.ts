@@ -1,27 +1,24 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import { requireAccount } from '../../../domain/accounts/require-account.js';
 import { listLedger } from '../../../domain/credits/list-ledger.js';
 import type { Store } from '../../../domain/ports.js';
-import { errorResponses } from '../contract/common.js';
-import { creditsSchema, ledgerQuerySchema, type Credits } from '../contract/credits.js';
+import { type Credits } from '../contract/credits.js';
 import type { ConsoleDeps } from '../console-api.js';
+import { consoleRoute } from '../console-route.js';
 import { consoleAccountId } from '../console-session.js';
 
 const owner = { access: { role: 'owner' } } as const;
 
 /** The owner's balance and ledger. */
-export const creditRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, { store }) => {
-  app.get(
-    '/credits',
+export const creditRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { store }) => {
+  consoleRoute(
+    app,
+    'GET /credits',
     {
-      schema: {
-        tags: ['credits'],
-        summary: 'The balance, the price per part and a page of the ledger, newest first',
-        description:
-          'Paged by cursor: pass the `nextCursor` of a page as `cursor` for the older one. Rows written meanwhile never shift a page.',
-        querystring: ledgerQuerySchema,
-        response: { 200: creditsSchema, ...errorResponses },
-      },
+      tags: ['credits'],
+      summary: 'The balance, the price per part and a page of the ledger, newest first',
+      description:
+        'Paged by cursor: pass the `nextCursor` of a page as `cursor` for the older one. Rows written meanwhile never shift a page.',
       config: owner,
     },
     async (request) => creditsOf(store, consoleAccountId(request), request.query),

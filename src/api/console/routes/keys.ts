@@ -1,32 +1,23 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import { createApiKey } from '../../../domain/accounts/create-api-key.js';
 import { revokeApiKey } from '../../../domain/accounts/revoke-api-key.js';
 import type { ApiKeyRecord } from '../../../domain/ports.js';
-import { errorResponses } from '../contract/common.js';
-import {
-  apiKeyListSchema,
-  apiKeyParamsSchema,
-  apiKeySchema,
-  createApiKeyBodySchema,
-  createdApiKeySchema,
-  type ApiKey,
-} from '../contract/keys.js';
+import { type ApiKey } from '../contract/keys.js';
 import type { ConsoleDeps } from '../console-api.js';
+import { consoleRoute } from '../console-route.js';
 import { auditActor, consoleAccountId } from '../console-session.js';
 
 const owner = { access: { role: 'owner' } } as const;
 const tags = ['api keys'];
 
 /** The owner's API keys: list, create (the whole key answered once), revoke. */
-export const keyRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, { store, clock }) => {
-  app.get(
-    '/keys',
+export const keyRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { store, clock }) => {
+  consoleRoute(
+    app,
+    'GET /keys',
     {
-      schema: {
-        tags,
-        summary: "The account's API keys, newest first, revoked ones too",
-        response: { 200: apiKeyListSchema, ...errorResponses },
-      },
+      tags,
+      summary: "The account's API keys, newest first, revoked ones too",
       config: owner,
     },
     async (request) => ({
@@ -34,20 +25,17 @@ export const keyRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, { store
     }),
   );
 
-  app.post(
-    '/keys',
+  consoleRoute(
+    app,
+    'POST /keys',
     {
-      schema: {
-        tags,
-        summary: 'Create an API key',
-        description:
-          'Answers the whole key (`secret`) this once: only its hash is stored. The audit log records its prefix, never the key.',
-        body: createApiKeyBodySchema,
-        response: { 201: createdApiKeySchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Create an API key',
+      description:
+        'Answers the whole key (`secret`) this once: only its hash is stored. The audit log records its prefix, never the key.',
       config: owner,
     },
-    async (request, reply) => {
+    async (request) => {
       const { record, key } = await createApiKey(store, {
         accountId: consoleAccountId(request),
         name: request.body.name,
@@ -55,22 +43,18 @@ export const keyRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, { store
         nowMs: clock.now(),
         actor: auditActor(request),
       });
-      reply.status(201);
       return { apiKey: presentKey(record), secret: key };
     },
   );
 
-  app.delete(
-    '/keys/:keyId',
+  consoleRoute(
+    app,
+    'DELETE /keys/:keyId',
     {
-      schema: {
-        tags,
-        summary: 'Revoke an API key',
-        description:
-          'The key answers 401 on /api/v2 from the next request. Revoking a revoked key changes nothing. Another account’s key is 403.',
-        params: apiKeyParamsSchema,
-        response: { 200: apiKeySchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Revoke an API key',
+      description:
+        'The key answers 401 on /api/v2 from the next request. Revoking a revoked key changes nothing. Another account’s key is 403.',
       config: owner,
     },
     async (request) => {

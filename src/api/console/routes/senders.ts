@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { Store } from '../../../domain/ports.js';
 import {
@@ -16,17 +15,9 @@ import {
   type DocumentType,
 } from '../../../domain/senders/sender-request-rules.js';
 import { submitSenderRequest } from '../../../domain/senders/submit-sender-request.js';
-import { errorResponses } from '../contract/common.js';
-import {
-  documentIdParamsSchema,
-  requestIdParamsSchema,
-  resubmitFormSchema,
-  senderListSchema,
-  senderRequestDetailSchema,
-  senderRequestFormSchema,
-  senderRequestListSchema,
-} from '../contract/senders.js';
+import { senderEndpoints } from '../contract/senders.js';
 import type { ConsoleDeps } from '../console-api.js';
+import { consoleRoute } from '../console-route.js';
 import { consoleAccountId, consoleUser } from '../console-session.js';
 import { readUpload } from '../read-upload.js';
 import {
@@ -55,19 +46,17 @@ export async function requestDetail(store: Store, viewer: SenderRequestViewer, r
 }
 
 /** The account's sender names and its requests for new ones; documents for their viewers. */
-export const senderRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, deps) => {
+export const senderRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, deps) => {
   const { store, clock } = deps;
   const maxDocumentBytes = deps.senderDocumentMaxBytes;
-  await (app as unknown as FastifyInstance).register(multipart);
+  await app.register(multipart);
 
-  app.get(
-    '/senders',
+  consoleRoute(
+    app,
+    'GET /senders',
     {
-      schema: {
-        tags,
-        summary: "The account's sender names, its own and those shared with it",
-        response: { 200: senderListSchema, ...errorResponses },
-      },
+      tags,
+      summary: "The account's sender names, its own and those shared with it",
       config: member,
     },
     async (request) => {
@@ -83,14 +72,12 @@ export const senderRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, deps
     },
   );
 
-  app.get(
-    '/sender-requests',
+  consoleRoute(
+    app,
+    'GET /sender-requests',
     {
-      schema: {
-        tags,
-        summary: "The account's requests for sender names, newest first",
-        response: { 200: senderRequestListSchema, ...errorResponses },
-      },
+      tags,
+      summary: "The account's requests for sender names, newest first",
       config: member,
     },
     async (request) => {
@@ -99,15 +86,12 @@ export const senderRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, deps
     },
   );
 
-  app.get(
-    '/sender-requests/:requestId',
+  consoleRoute(
+    app,
+    'GET /sender-requests/:requestId',
     {
-      schema: {
-        tags,
-        summary: 'A request with its history, the reviewers’ notes and its documents',
-        params: requestIdParamsSchema,
-        response: { 200: senderRequestDetailSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'A request with its history, the reviewers’ notes and its documents',
       config: member,
     },
     async (request) =>
@@ -118,21 +102,19 @@ export const senderRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, deps
       ),
   );
 
-  app.post(
-    '/sender-requests',
+  consoleRoute(
+    app,
+    'POST /sender-requests',
     {
-      schema: {
-        tags,
-        summary: 'Request a sender name, with documents',
-        description:
-          'multipart/form-data: `request`, the form as JSON (name, purpose, sampleMessages, registrationNumber), and one or more `documents` files: PDF, PNG or JPEG as their bytes show, each within the size limit (GET /senders says it), named and declared as what they are.',
-        response: { 200: senderRequestDetailSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Request a sender name, with documents',
+      description:
+        'multipart/form-data: `request`, the form as JSON (name, purpose, sampleMessages, registrationNumber), and one or more `documents` files: PDF, PNG or JPEG as their bytes show, each within the size limit (GET /senders says it), named and declared as what they are.',
       config: owner,
     },
     async (request) => {
       const accountId = consoleAccountId(request);
-      const upload = await readUpload(request, senderRequestFormSchema, {
+      const upload = await readUpload(request, senderEndpoints['POST /sender-requests'].upload, {
         maxFileBytes: maxDocumentBytes,
         maxFiles: MAX_DOCUMENTS_PER_SUBMISSION,
       });
@@ -151,27 +133,28 @@ export const senderRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, deps
     },
   );
 
-  app.post(
-    '/sender-requests/:requestId/resubmit',
+  consoleRoute(
+    app,
+    'POST /sender-requests/:requestId/resubmit',
     {
-      schema: {
-        tags,
-        summary: 'Resubmit a request the reviewer sent back, with any new documents',
-        description:
-          'multipart/form-data: `request`, the details as JSON (purpose, sampleMessages, registrationNumber), and any new `documents` files.',
-        params: requestIdParamsSchema,
-        response: { 200: senderRequestDetailSchema, ...errorResponses },
-      },
+      tags,
+      summary: 'Resubmit a request the reviewer sent back, with any new documents',
+      description:
+        'multipart/form-data: `request`, the details as JSON (purpose, sampleMessages, registrationNumber), and any new `documents` files.',
       config: owner,
     },
     async (request) => {
       const accountId = consoleAccountId(request);
       // Another account's request is refused before its body is read.
       await requireOwnRequest(store, accountId, request.params.requestId);
-      const upload = await readUpload(request, resubmitFormSchema, {
-        maxFileBytes: maxDocumentBytes,
-        maxFiles: MAX_DOCUMENTS_PER_SUBMISSION,
-      });
+      const upload = await readUpload(
+        request,
+        senderEndpoints['POST /sender-requests/:requestId/resubmit'].upload,
+        {
+          maxFileBytes: maxDocumentBytes,
+          maxFiles: MAX_DOCUMENTS_PER_SUBMISSION,
+        },
+      );
       const step = await resubmitSenderRequest(store, {
         requestId: request.params.requestId,
         accountId,
@@ -186,17 +169,14 @@ export const senderRoutes: FastifyPluginAsyncZod<ConsoleDeps> = async (app, deps
     },
   );
 
-  app.get(
-    '/sender-documents/:documentId',
+  consoleRoute(
+    app,
+    'GET /sender-documents/:documentId',
     {
-      schema: {
-        tags,
-        summary: 'A document of a request, as an attachment',
-        description:
-          "Served to the request's own account and to platform admins only, with the type its bytes showed, `Content-Disposition: attachment` and `X-Content-Type-Options: nosniff`.",
-        params: documentIdParamsSchema,
-        response: errorResponses,
-      },
+      tags,
+      summary: 'A document of a request, as an attachment',
+      description:
+        "Served to the request's own account and to platform admins only, with the type its bytes showed, `Content-Disposition: attachment` and `X-Content-Type-Options: nosniff`.",
       config: signedIn,
     },
     async (request, reply) => {

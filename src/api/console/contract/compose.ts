@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { endpoints } from './endpoint.js';
+// Pure modules of the domain: the browser counts parts, finds placeholders and fills a template
+// with the very code that charges and sends them.
+import {
+  countParts,
+  MULTI_PART_UNITS,
+  SINGLE_PART_UNITS,
+} from '../../../domain/messages/message-parts.js';
+import { renderTemplate } from '../../../domain/messages/render-template.js';
+import { previewTemplate } from '../../../domain/templates/preview-template.js';
+import { templateVariables } from '../../../domain/templates/template-variables.js';
+import { LIMITS, countCharacters } from '../../../domain/limits.js';
+import { accountResource } from './common.js';
+
+export {
+  countCharacters,
+  countParts,
+  MULTI_PART_UNITS,
+  previewTemplate,
+  renderTemplate,
+  SINGLE_PART_UNITS,
+  templateVariables,
+};
+
+/*
+ * Compose and send, in the console API (/console/api), for an owner or member:
+ *
+ *   POST /recipient-lists          the body IS the file (text/plain: a number a line; text/csv),
+ *                                  streamed; answers recipientListSchema. Kept for an hour
+ *                                  or until sent (ADR 0034).
+ *   POST /messages/preview-cost    previewBodySchema: parts, recipients and cost; nothing stored
+ *   POST /messages                 sendBodySchema: with dryRun an estimate, else the send
+ *
+ * The pickers read GET /templates (contract/templates.ts) and GET /contact-groups
+ * (contract/contact-groups.ts).
+ */
+
+/** Numbers typed or pasted into the page; a longer list is uploaded as a file. */
+export const MAX_PASTED_NUMBERS = 10_000;
+/** Numbers of one upload, as of one send on /api/v2. */
+export const MAX_UPLOADED_NUMBERS = LIMITS.numbersPerRequest;
+export const MAX_SEND_CONTENT_CHARS = LIMITS.sendContentChars;
+
+export const recipientListSchema = z.object({
+  id: z.uuid(),
+  requested: z.number().int(),
+  valid: z.number().int(),
+  invalid: z.number().int(),
+  duplicates: z.number().int(),
+  expiresAt: z.iso.datetime(),
+});
+export type RecipientList = z.infer<typeof recipientListSchema>;
+
+const variablesSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
+const recipientsShape = {
+  msisdns: z.array(z.string().max(64)).max(MAX_PASTED_NUMBERS).optional(),
+  contactGroupId: accountResource('contact-group', z.number().int().positive()).optional(),
+  recipientListId: accountResource('recipient-list', z.uuid()).optional(),
+};
+
+const contentShape = {
+  content: z.string().optional(),
+  templateId: accountResource('template', z.number().int().positive()).optional(),
+  variables: variablesSchema.optional(),
+};
+
+export const previewBodySchema = z.object({ ...contentShape, ...recipientsShape }).strict();
+export type PreviewBody = z.infer<typeof previewBodySchema>;
+
+export const sendBodySchema = z
+  .object({
+    // A name, not an id, but the account's own (or one shared with it) all the same.
+    sender: accountResource('sender', z.string()),
+    ...contentShape,
+    ...recipientsShape,
+    scheduledTime: z.string().optional(),
+    dryRun: z.boolean().optional(),
+  })
+  .strict();
+export type SendBody = z.infer<typeof sendBodySchema>;
+
+export const recipientTallySchema = z.object({
+  requested: z.number().int(),
+  unique: z.number().int(),
+  duplicates: z.number().int(),
+  valid: z.number().int(),
+  invalid: z.number().int(),
+  blocked: z.number().int(),
+  charged: z.number().int(),
+});
+export type RecipientTally = z.infer<typeof recipientTallySchema>;
+
+export const estimateSchema = z.object({
+  parts: z.number().int(),
+  characters: z.number().int(),
+  recipients: recipientTallySchema,
+  creditsPerPart: z.number(),
+  cost: z.number(),
+  balance: z.number(),
+  sufficientCredits: z.boolean(),
+});
+export type Estimate = z.infer<typeof estimateSchema>;
+
+export const acceptedSchema = z.object({
+  uuid: z.string(),
+  refNo: z.string(),
+  status: z.string(),
+  sender: z.string(),
+  parts: z.number().int(),
+  characters: z.number().int(),
+  scheduledTime: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  recipients: recipientTallySchema,
+  creditsPerPart: z.number(),
+  cost: z.number(),
+  balance: z.number(),
+});
+export type Accepted = z.infer<typeof acceptedSchema>;
+
+/** POST /messages answers one or the other: `dryRun` tells which. */
+export const sendAnswerSchema = z.discriminatedUnion('dryRun', [
+  estimateSchema.extend({ dryRun: z.literal(true) }),
+  acceptedSchema.extend({ dryRun: z.literal(false) }),
+]);
+export type SendAnswer = z.infer<typeof sendAnswerSchema>;
+
+export const composeEndpoints = endpoints({
+  'POST /recipient-lists': {
+    upload: { kind: 'file', types: ['text/plain', 'text/csv'] },
+    status: 201,
+    response: recipientListSchema,
+  },
+  'POST /messages/preview-cost': { body: previewBodySchema, response: estimateSchema },
+  'POST /messages': { body: sendBodySchema, response: sendAnswerSchema },
+});

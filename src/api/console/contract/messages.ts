@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { LIMITS } from '../../../domain/limits.js';
+import { MESSAGE_STATUSES, RECIPIENT_STATUSES } from '../../../domain/statuses.js';
+import { endpoints } from './endpoint.js';
+
+/**
+ * Messages in the console: the list with the filters of `GET /api/v2/sms`, one message with its
+ * live delivery counts, its recipients by cursor, the CSV export and cancel. The same routes
+ * under /admin read any account's messages. Shared with the browser: imports nothing but zod,
+ * the limits of /api/v2 and the statuses, each written once in src/domain (modules that import
+ * nothing).
+ */
+
+export { MESSAGE_STATUSES, RECIPIENT_STATUSES };
+export const messageStatusSchema = z.enum(MESSAGE_STATUSES);
+export type MessageStatus = z.infer<typeof messageStatusSchema>;
+
+export const recipientStatusSchema = z.enum(RECIPIENT_STATUSES);
+export type RecipientStatus = z.infer<typeof recipientStatusSchema>;
+
+/** The limits of /api/v2, for the browser's forms too; all counted in characters (code points). */
+export const MESSAGE_PAGE_MAX = LIMITS.messagePageSize.max;
+export const MESSAGE_SEARCH_MAX = LIMITS.messageSearchChars;
+export const SENDER_NAME_MAX = LIMITS.senderNameChars;
+export const RECIPIENT_PAGE_MAX = LIMITS.recipientPageSize.max;
+export const RECIPIENT_SEARCH_MAX = LIMITS.recipientSearchChars;
+
+/** Characters a filter may not hold: PostgreSQL refuses NUL in text. */
+const noNul = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .refine((s) => !s.includes('\u0000'), 'must not contain NUL');
+
+/**
+ * The list's filters, as `GET /api/v2/sms` has them. `from` and `to` are instants (the browser
+ * turns the user's days into them in the user's zone): `from` inclusive, `to` exclusive, so a
+ * window of whole days is the start of the first day to the start of the day after the last.
+ */
+export const messageListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(LIMITS.maxMessagePage).default(1),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MESSAGE_PAGE_MAX)
+    .default(LIMITS.messagePageSize.default),
+  status: messageStatusSchema.optional(),
+  sender: noNul(SENDER_NAME_MAX).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  search: noNul(MESSAGE_SEARCH_MAX).optional(),
+});
+export type MessageListQuery = z.input<typeof messageListQuerySchema>;
+
+/** An admin's list: the same filters, and one account (or every account). */
+export const adminMessageListQuerySchema = messageListQuerySchema.extend({
+  accountId: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+});
+export type AdminMessageListQuery = z.input<typeof adminMessageListQuerySchema>;
+
+export const messageParamsSchema = z.object({ uuid: z.string().max(64) });
+
+export const messageSchema = z.object({
+  uuid: z.string(),
+  refNo: z.string(),
+  /** The account the message belongs to (an admin's view shows it). */
+  accountId: z.number().int(),
+  sender: z.string(),
+  content: z.string(),
+  parts: z.number().int(),
+  status: messageStatusSchema,
+  scheduledTime: z.string().nullable(),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+  recipients: z.object({
+    requested: z.number().int(),
+    unique: z.number().int(),
+    duplicates: z.number().int(),
+    valid: z.number().int(),
+    invalid: z.number().int(),
+    blocked: z.number().int(),
+    charged: z.number().int(),
+  }),
+  creditsPerPart: z.number().int(),
+  cost: z.number().int(),
+});
+export type Message = z.infer<typeof messageSchema>;
+
+export const messageListSchema = z.object({
+  data: z.array(messageSchema),
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+export type MessageList = z.infer<typeof messageListSchema>;
+
+export const statusCountsSchema = z.record(recipientStatusSchema, z.number().int());
+export type StatusCounts = z.infer<typeof statusCountsSchema>;
+
+/**
+ * One message with its delivery progress. `counts` are the live per-status totals; `drSummary`
+ * is present once the send is complete (as on /api/v2). `final`: nothing about it changes any
+ * more (cancelled, or sent or failed with no recipient pending), so a page stops asking.
+ */
+export const messageDetailSchema = messageSchema.extend({
+  counts: statusCountsSchema,
+  drSummary: statusCountsSchema.optional(),
+  final: z.boolean(),
+});
+export type MessageDetail = z.infer<typeof messageDetailSchema>;
+
+/** A page of recipients by cursor, as `GET /api/v2/sms/{uuid}/recipients` with `after`. */
+export const recipientQuerySchema = z.object({
+  after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(RECIPIENT_PAGE_MAX)
+    .default(LIMITS.recipientPageSize.default),
+  status: recipientStatusSchema.optional(),
+  search: noNul(RECIPIENT_SEARCH_MAX).optional(),
+});
+export type RecipientQuery = z.input<typeof recipientQuerySchema>;
+
+export const recipientSchema = z.object({
+  seq: z.number().int(),
+  msisdn: z.string(),
+  status: recipientStatusSchema,
+  updatedAt: z.string().nullable(),
+});
+export type Recipient = z.infer<typeof recipientSchema>;
+
+export const recipientPageSchema = z.object({
+  data: z.array(recipientSchema),
+  /** Pass as `after` for the next page. */
+  nextCursor: z.number().int(),
+  hasMore: z.boolean(),
+});
+export type RecipientPage = z.infer<typeof recipientPageSchema>;
+
+/** The export's one filter: recipients of one status, or all of them. */
+export const recipientExportQuerySchema = z.object({
+  status: recipientStatusSchema.optional(),
+});
+
+/** The CSV's columns, in order. */
+export const RECIPIENT_CSV_COLUMNS = ['seq', 'msisdn', 'status', 'updatedAt'] as const;
+
+export const cancelledMessageSchema = z.object({
+  uuid: z.string(),
+  status: z.literal('cancelled'),
+  /** Credits returned to the balance (a `refund` row of the ledger). */
+  refunded: z.number().int(),
+  balance: z.number().int(),
+});
+export type CancelledMessage = z.infer<typeof cancelledMessageSchema>;
+
+/** The export's body: CSV, downloaded by the browser itself (never held in a page). */
+export const recipientCsvSchema = z
+  .string()
+  .describe(`text/csv: ${RECIPIENT_CSV_COLUMNS.join(',')}, one recipient a line`);
+
+export const messageEndpoints = endpoints({
+  'GET /messages': { query: messageListQuerySchema, response: messageListSchema },
+  'GET /messages/:uuid': { params: messageParamsSchema, response: messageDetailSchema },
+  'GET /messages/:uuid/recipients': {
+    params: messageParamsSchema,
+    query: recipientQuerySchema,
+    response: recipientPageSchema,
+  },
+  'GET /messages/:uuid/recipients.csv': {
+    params: messageParamsSchema,
+    query: recipientExportQuerySchema,
+    response: recipientCsvSchema,
+    download: ['text/csv'],
+  },
+  'POST /messages/:uuid/cancel': { params: messageParamsSchema, response: cancelledMessageSchema },
+  'GET /admin/messages': { query: adminMessageListQuerySchema, response: messageListSchema },
+  'GET /admin/messages/:uuid': { params: messageParamsSchema, response: messageDetailSchema },
+  'GET /admin/messages/:uuid/recipients': {
+    params: messageParamsSchema,
+    query: recipientQuerySchema,
+    response: recipientPageSchema,
+  },
+  'GET /admin/messages/:uuid/recipients.csv': {
+    params: messageParamsSchema,
+    query: recipientExportQuerySchema,
+    response: recipientCsvSchema,
+    download: ['text/csv'],
+  },
+});
