@@ -68,7 +68,8 @@ export function messagesStore(db: Db): MessagesStore {
     },
 
     async listMessages(accountId, q) {
-      let query = db.selectFrom('messages').where('account_id', '=', accountId);
+      let query = db.selectFrom('messages');
+      if (accountId !== null) query = query.where('account_id', '=', accountId);
       if (q.status) query = query.where('status', '=', q.status);
       if (q.sender) query = query.where('sender', '=', q.sender);
       if (q.fromMs !== undefined) query = query.where('created_at', '>=', q.fromMs);

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
-import { buildApp } from '../../src/api/app.js';
+import { buildApp, type AppDeps } from '../../src/api/app.js';
 import { generateApiKey } from '../../src/domain/accounts/api-key.js';
 import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { createAccount } from '../../src/domain/accounts/create-account.js';
 import type { Account, Store } from '../../src/domain/ports.js';
 import type { ApiKeyScope, SenderStatus } from '../../src/domain/statuses.js';
+import { dispatchersViewOf } from '../../src/storage/status-board-store.js';
 import { createStore } from '../../src/storage/store.js';
 import type { TestDatabase, TestEngine } from './engines.js';
 import { FakeClock } from './fake-clock.js';
@@ -44,16 +45,28 @@ export interface Customer {
 
 let senderCounter = 0;
 
+export interface HarnessOptions {
+  rateLimitRequests?: number;
+  sendBodyLimitBytes?: number;
+  /** The built console to serve at /console (default dist/console). */
+  consoleDir?: string;
+  trustProxy?: boolean;
+  senderDocumentMaxBytes?: number;
+  /** Mail: e.g. smtpMailer(inbox.smtpUrl, …); default the log mailer (silent here). */
+  mailer?: AppDeps['mailer'];
+  publicUrl?: string;
+  /** The origin console state changes must come from (default the request's own). */
+  consoleOrigin?: string;
+  passwordResetLimits?: AppDeps['passwordResetLimits'];
+  /** Default a silent logger. */
+  logger?: AppDeps['logger'];
+  sessionLimits?: AppDeps['sessionLimits'];
+  signInLimits?: AppDeps['signInLimits'];
+}
+
 export async function createHarness(
   engine: TestEngine,
-  options: {
-    rateLimitRequests?: number;
-    sendBodyLimitBytes?: number;
-    /** The built console to serve at /console (default dist/console). */
-    consoleDir?: string;
-    trustProxy?: boolean;
-    senderDocumentMaxBytes?: number;
-  } = {},
+  options: HarnessOptions = {},
 ): Promise<Harness> {
   const db = await engine.create();
   const store = createStore(db.database.db);
@@ -61,12 +74,19 @@ export async function createHarness(
   const app = await buildApp({
     store,
     clock,
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     rateLimit: { requests: options.rateLimitRequests ?? 100_000, windowSeconds: 60 },
     sendBodyLimitBytes: options.sendBodyLimitBytes ?? 128 * 1024 * 1024,
     consoleDir: options.consoleDir,
     trustProxy: options.trustProxy,
     senderDocumentMaxBytes: options.senderDocumentMaxBytes,
+    mailer: options.mailer,
+    publicUrl: options.publicUrl,
+    consoleOrigin: options.consoleOrigin,
+    passwordResetLimits: options.passwordResetLimits,
+    sessionLimits: options.sessionLimits,
+    signInLimits: options.signInLimits,
+    dispatchers: dispatchersViewOf(db.database),
   });
 
   let contract: Promise<ServedContract> | undefined;

@@ -1,10 +1,25 @@
 import { requireAccount } from '../accounts/require-account.js';
-import { DomainError, invalidParameter } from '../errors.js';
-import type { Store } from '../ports.js';
-import { normalizeMsisdn } from '../recipients/msisdn.js';
+import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
+import { recordAudit } from '../audit/record-audit.js';
+import type { Store, TransactionStore } from '../ports.js';
+import { normaliseNumbers } from './normalise-numbers.js';
+import {
+  MAX_IMPORT_NUMBERS,
+  REPORT_LINE_LIMIT,
+  type NumberImportReport,
+  type NumberRows,
+} from './number-import.js';
+import { parseNumberRows } from './parse-number-lines.js';
 
 /** The blocklist scope that applies to every account. */
 export const PLATFORM_SCOPE = 0;
+
+interface BlocklistChange {
+  /** An account's id, or {@link PLATFORM_SCOPE}. */
+  readonly scope: number;
+  readonly nowMs: number;
+  readonly actor?: AuditActor;
+}
 
 /**
  * Adds numbers that are never sent to: for one account, or platform-wide with
@@ -13,19 +28,76 @@ export const PLATFORM_SCOPE = 0;
  */
 export async function addToBlocklist(
   store: Store,
-  input: { scope: number; numbers: readonly string[]; nowMs: number },
+  input: BlocklistChange & { numbers: readonly string[] },
 ): Promise<{ scope: number; added: number }> {
-  if (input.numbers.length === 0) throw invalidParameter('give at least one number to block');
-  const normalised = input.numbers.map((text) => normalizeMsisdn(text.trim()));
-  const invalid = input.numbers.filter((_text, i) => normalised[i] === null);
-  if (invalid.length > 0) {
-    throw new DomainError(
-      'INVALID_NUMBER',
-      `not valid numbers: ${invalid.join(', ')}; write them as 66XXXXXXXXX or 0XXXXXXXXX (nothing was added)`,
-    );
-  }
+  const numbers = normaliseNumbers(input.numbers);
   if (input.scope !== PLATFORM_SCOPE) await requireAccount(store, input.scope);
-  const numbers = [...new Set(normalised as string[])];
-  const added = await store.addToBlocklist(input.scope, numbers, input.nowMs);
-  return { scope: input.scope, added };
+  return store.transaction(async (tx) => {
+    const added = await tx.addToBlocklist(input.scope, numbers, input.nowMs);
+    await audit(tx, input, 'blocklist.add', { added, numbers: numbers.slice(0, 20) });
+    return { scope: input.scope, added };
+  });
+}
+
+/**
+ * Imports a number list into a blocklist scope, read as it arrives; lines that are not numbers
+ * are reported, the valid numbers and the audit line written in one transaction.
+ */
+export async function importToBlocklist(
+  store: Store,
+  input: BlocklistChange & { rows: NumberRows },
+): Promise<NumberImportReport> {
+  const parsed = await parseNumberRows(input.rows, {
+    sampleLimit: REPORT_LINE_LIMIT,
+    maxNumbers: MAX_IMPORT_NUMBERS,
+  });
+  if (input.scope !== PLATFORM_SCOPE) await requireAccount(store, input.scope);
+  return store.transaction(async (tx) => {
+    const added = await tx.addToBlocklist(input.scope, parsed.numbers, input.nowMs);
+    const report: NumberImportReport = {
+      added,
+      alreadyPresent: parsed.numbers.length - added,
+      duplicates: parsed.duplicates,
+      rejected: parsed.invalid,
+      rejectedLines: parsed.invalidSamples,
+    };
+    await audit(tx, input, 'blocklist.import', {
+      added,
+      alreadyPresent: report.alreadyPresent,
+      duplicates: report.duplicates,
+      rejected: report.rejected,
+    });
+    return report;
+  });
+}
+
+/** Takes numbers off one blocklist scope; a number not on it is ignored. */
+export async function removeFromBlocklist(
+  store: Store,
+  input: BlocklistChange & { numbers: readonly string[] },
+): Promise<{ removed: number }> {
+  const numbers = normaliseNumbers(input.numbers);
+  return store.transaction(async (tx) => {
+    const removed = await tx.removeFromBlocklist(input.scope, numbers);
+    await audit(tx, input, 'blocklist.remove', { removed, numbers: numbers.slice(0, 20) });
+    return { removed };
+  });
+}
+
+function audit(
+  tx: TransactionStore,
+  input: BlocklistChange,
+  action: string,
+  detail: Record<string, unknown>,
+): Promise<void> {
+  const platform = input.scope === PLATFORM_SCOPE;
+  return recordAudit(tx, {
+    ...(input.actor ?? SYSTEM_ACTOR),
+    accountId: platform ? null : input.scope,
+    action,
+    targetType: 'blocklist',
+    targetId: platform ? 'platform' : input.scope,
+    detail,
+    at: input.nowMs,
+  });
 }

@@ -1,7 +1,11 @@
 import { requireAccount } from '../accounts/require-account.js';
+import type { AuditActor } from '../audit/audit-actor.js';
+import { SYSTEM_ACTOR } from '../audit/audit-actor.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { invalidParameter } from '../errors.js';
 import type { ContactGroup, Store } from '../ports.js';
 import { parseNumberLines, type InvalidLine } from './parse-number-lines.js';
+import { countCharacters } from '../limits.js';
 
 export interface ContactGroupImport {
   readonly group: ContactGroup;
@@ -11,24 +15,35 @@ export interface ContactGroupImport {
   readonly invalidSamples: InvalidLine[];
 }
 
+/** The longest group name. */
+export const GROUP_NAME_MAX = 100;
+
+export function checkGroupName(text: string): string {
+  const name = text.trim();
+  if (name.length === 0) throw invalidParameter('the group name must not be empty');
+  if (countCharacters(name) > GROUP_NAME_MAX)
+    throw invalidParameter(`the group name is longer than ${GROUP_NAME_MAX} characters`);
+  return name;
+}
+
 /**
- * Creates a contact group from a number list (see {@link parseNumberLines}). Invalid lines are
- * reported and left out; the group and its members are written in one transaction, so a failed
- * import leaves no half-filled group behind.
+ * Creates a contact group from a number list (see {@link parseNumberLines}; none for an empty
+ * group). Invalid lines are reported and left out; the group, its members and the audit line are
+ * written in one transaction, so a failed import leaves no half-filled group behind.
  */
 export async function createContactGroup(
   store: Store,
   input: {
     accountId: number;
     name: string;
-    lines: AsyncIterable<string> | Iterable<string>;
+    lines?: AsyncIterable<string> | Iterable<string>;
     nowMs: number;
+    actor?: AuditActor;
   },
 ): Promise<ContactGroupImport> {
-  const name = input.name.trim();
-  if (name.length === 0) throw invalidParameter('the group name must not be empty');
+  const name = checkGroupName(input.name);
   await requireAccount(store, input.accountId);
-  const parsed = await parseNumberLines(input.lines);
+  const parsed = await parseNumberLines(input.lines ?? []);
   return store.transaction(async (tx) => {
     const group = await tx.createContactGroup({
       accountId: input.accountId,
@@ -36,6 +51,15 @@ export async function createContactGroup(
       nowMs: input.nowMs,
     });
     const imported = await tx.addContacts(group.id, parsed.numbers);
+    await recordAudit(tx, {
+      ...(input.actor ?? SYSTEM_ACTOR),
+      accountId: input.accountId,
+      action: 'contact-group.create',
+      targetType: 'contact-group',
+      targetId: group.id,
+      detail: { name, imported },
+      at: input.nowMs,
+    });
     return {
       group,
       imported,

@@ -36,18 +36,30 @@ describe('parseNumberLines', () => {
   it('treats a first line with digits as data, not a header', async () => {
     const parsed = await parseNumberLines(['phone1', '0812345678']);
     assert.equal(parsed.invalid, 1);
-    assert.deepEqual(parsed.invalidSamples, [{ line: 1, value: 'phone1' }]);
+    assert.deepEqual(parsed.invalidSamples, [{ line: 1, value: 'phone1', reason: 'not-digits' }]);
   });
 
   it('counts a later line without digits as invalid, not as a header', async () => {
     const parsed = await parseNumberLines(['0812345678', 'name']);
     assert.equal(parsed.invalid, 1);
-    assert.deepEqual(parsed.invalidSamples, [{ line: 2, value: 'name' }]);
+    assert.deepEqual(parsed.invalidSamples, [{ line: 2, value: 'name', reason: 'not-digits' }]);
   });
 
   it('reads the first CSV column, quoted or not, and ignores the others', async () => {
     const parsed = await parseNumberLines(['"0812345678","A, B"', '0812345679\t66812345670']);
     assert.deepEqual(parsed.numbers, ['66812345678', '66812345679']);
+  });
+
+  it('reads the column a header names as numbers, wherever it stands', async () => {
+    const parsed = await parseNumberLines([
+      'name;เบอร์โทร',
+      'Somchai;0812345678',
+      'Malee;66812345679',
+      'Niran;',
+      'Ploy;12345',
+    ]);
+    assert.deepEqual(parsed.numbers, ['66812345678', '66812345679']);
+    assert.deepEqual(parsed.invalidSamples, [{ line: 5, value: '12345', reason: 'wrong-prefix' }]);
   });
 
   it('counts every invalid line but quotes only the first five, with line numbers', async () => {
@@ -77,5 +89,27 @@ describe('parseNumberLines', () => {
     }
     const parsed = await parseNumberLines(source());
     assert.deepEqual(parsed.numbers, ['66812345678']);
+  });
+
+  it('says why each line was rejected: not digits, wrong length, wrong prefix', async () => {
+    const parsed = await parseNumberLines(['081234567', '6681234567', '1812345678', '08x2345678']);
+    assert.deepEqual(
+      parsed.invalidSamples.map((sample) => sample.reason),
+      ['wrong-length', 'wrong-length', 'wrong-prefix', 'not-digits'],
+    );
+  });
+
+  it('quotes as many rejected lines as asked, and counts them all', async () => {
+    const lines = Array.from({ length: 30 }, (_v, i) => `bad${i}`);
+    const parsed = await parseNumberLines(['0812345678', ...lines], { sampleLimit: 10 });
+    assert.equal(parsed.invalid, 30);
+    assert.equal(parsed.invalidSamples.length, 10);
+  });
+
+  it('refuses a list with more distinct numbers than allowed', async () => {
+    await assert.rejects(
+      parseNumberLines(['0812345678', '0812345679', '0812345678', '0812345670'], { maxNumbers: 2 }),
+      { code: 'TOO_MANY_NUMBERS' },
+    );
   });
 });

@@ -1,3 +1,5 @@
+import type { AuditActor } from '../audit/audit-actor.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
 import type { Message, Store } from '../ports.js';
 import { findOwnMessage } from './find-own-message.js';
@@ -5,13 +7,15 @@ import { findOwnMessage } from './find-own-message.js';
 /**
  * Cancels a scheduled message that has not started and refunds its hold. The status change
  * is a conditional UPDATE (`WHERE status = 'scheduled'`), the same guard the scheduler's
- * release uses, so when the two race exactly one of them changes the row.
+ * release uses, so when the two race exactly one of them changes the row. A person's cancel
+ * (`actor`, from the console) is written to the audit log with it, as their send was.
  */
 export async function cancelMessage(
   store: Store,
   accountId: number,
   uuid: string,
   nowMs: number,
+  actor?: AuditActor,
 ): Promise<Message> {
   return store.transaction(async (tx) => {
     const message = await findOwnMessage(tx, accountId, uuid);
@@ -26,6 +30,17 @@ export async function cancelMessage(
         reason: 'refund',
         messageId: message.id,
         nowMs,
+      });
+    }
+    if (actor) {
+      await recordAudit(tx, {
+        ...actor,
+        accountId,
+        action: 'message.cancel',
+        targetType: 'message',
+        targetId: uuid,
+        detail: { refNo: message.refNo, refunded: message.cost },
+        at: nowMs,
       });
     }
     return { ...message, status: 'cancelled', updatedAt: nowMs, completedAt: nowMs };

@@ -5,10 +5,10 @@ export interface MessagePage {
   readonly total: number;
 }
 
-/** The account's messages, most recent first. */
+/** The account's messages, most recent first; null: every account's (a platform admin's view). */
 export function listMessages(
   store: Store,
-  accountId: number,
+  accountId: number | null,
   query: MessageListQuery,
 ): Promise<MessagePage> {
   return store.listMessages(accountId, query);

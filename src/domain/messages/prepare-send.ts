@@ -1,7 +1,12 @@
 import { DomainError, invalidParameter } from '../errors.js';
 import type { Store } from '../ports.js';
 import type { NumberList } from '../recipients/number-list.js';
-import { resolveRecipients, type ResolvedRecipients } from '../recipients/resolve-recipients.js';
+import {
+  countRecipients,
+  resolveRecipients,
+  type RecipientCounts,
+  type ResolvedRecipients,
+} from '../recipients/resolve-recipients.js';
 import { countCharacters, LIMITS } from '../limits.js';
 import { checkSenderName } from '../senders/sender-name.js';
 import { countParts } from './message-parts.js';
@@ -25,17 +30,25 @@ export interface PreparedContent {
   readonly parts: number;
 }
 
-export interface PreparedSend extends PreparedContent {
-  readonly sender: string;
-  readonly scheduledAt: number | null;
-  readonly dryRun: boolean;
-  readonly recipients: ResolvedRecipients;
+/** Parts, recipients and cost; `R`: the recipients counted, or resolved into their list. */
+interface Estimated<R extends RecipientCounts> extends PreparedContent {
+  readonly recipients: R;
   readonly pricePerPart: number;
   readonly cost: number;
   readonly balance: number;
 }
 
-export type PreparedPreview = Omit<PreparedSend, 'sender' | 'scheduledAt' | 'dryRun'>;
+export type PreparedPreview = Estimated<RecipientCounts>;
+
+interface SendFields {
+  readonly sender: string;
+  readonly scheduledAt: number | null;
+}
+
+/** A dry run only counts its recipients; a send has their list to store. */
+export type PreparedSend =
+  | (Estimated<RecipientCounts> & SendFields & { readonly dryRun: true })
+  | (Estimated<ResolvedRecipients> & SendFields & { readonly dryRun: false });
 
 /** Checks a send request against every rule that needs no write; nothing is stored. */
 export async function prepareSend(
@@ -50,8 +63,20 @@ export async function prepareSend(
   const dryRun = optionalBoolean(fields.dryRun, 'dryRun') ?? false;
   const scheduledAt =
     fields.scheduledTime === undefined ? null : parseScheduledTime(fields.scheduledTime, nowMs);
-  const prepared = await estimate(store, accountId, fields, numbers, LIMITS.sendContentChars);
-  return { ...prepared, sender, scheduledAt, dryRun };
+  const limit = LIMITS.sendContentChars;
+  return dryRun
+    ? {
+        ...(await estimate(store, accountId, fields, numbers, limit, countRecipients)),
+        sender,
+        scheduledAt,
+        dryRun,
+      }
+    : {
+        ...(await estimate(store, accountId, fields, numbers, limit, resolveRecipients)),
+        sender,
+        scheduledAt,
+        dryRun,
+      };
 }
 
 /** The preview-cost request: content up to 2,000 characters, no sender. */
@@ -62,23 +87,29 @@ export async function preparePreview(
   numbers: NumberList | undefined,
 ): Promise<PreparedPreview> {
   rejectUnknownFields(fields, PREVIEW_FIELDS);
-  return estimate(store, accountId, fields, numbers, LIMITS.previewContentChars);
+  return estimate(store, accountId, fields, numbers, LIMITS.previewContentChars, countRecipients);
 }
 
 /** Parts, recipients and cost: what send, `dryRun` and preview-cost have in common. */
-async function estimate(
+async function estimate<R extends RecipientCounts>(
   store: Store,
   accountId: number,
   fields: Record<string, unknown>,
   numbers: NumberList | undefined,
   maxContentChars: number,
-): Promise<PreparedPreview> {
+  recipientsOf: (
+    store: Store,
+    accountId: number,
+    numbers: NumberList | undefined,
+    contactGroupId: number | undefined,
+  ) => Promise<R>,
+): Promise<Estimated<R>> {
   const contactGroupId = optionalId(fields.contactGroupId, 'contactGroupId');
   if (numbers === undefined && contactGroupId === undefined) {
     throw invalidParameter('Give the recipients as msisdns or contactGroupId');
   }
   const content = await resolveContent(store, accountId, fields, maxContentChars);
-  const recipients = await resolveRecipients(store, accountId, numbers, contactGroupId);
+  const recipients = await recipientsOf(store, accountId, numbers, contactGroupId);
   const account = await store.findAccount(accountId);
   if (!account) throw new DomainError('UNAUTHORIZED', 'The account no longer exists');
   return {

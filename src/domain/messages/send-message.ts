@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { AuditActor } from '../audit/audit-actor.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
 import type { Store } from '../ports.js';
 import type { NumberList } from '../recipients/number-list.js';
+import { uploadedListGone } from '../recipients/recipient-lists.js';
 import type { MessageStatus, RecipientStatus } from '../statuses.js';
 import { prepareSend, type PreparedPreview } from './prepare-send.js';
 
@@ -11,6 +14,16 @@ export interface SendCommand {
   readonly fields: Record<string, unknown>;
   readonly numbers: NumberList | undefined;
   readonly idempotency?: { readonly key: string; readonly requestHash: string };
+  /**
+   * Who sends from the console: the send is written to the audit log with its message, as an
+   * API key's send carries `apiKeyId`.
+   */
+  readonly actor?: AuditActor;
+  /**
+   * The uploaded list `numbers` came from (ADR 0034): the send deletes it in its own
+   * transaction, so a list is sent once, whichever process serves a second confirmation.
+   */
+  readonly recipientListId?: string;
 }
 
 export interface RecipientTally {
@@ -79,6 +92,10 @@ export async function sendMessage(
     prepared.scheduledAt !== null ? 'scheduled' : r.charged === 0 ? 'failed' : 'pending';
 
   return store.transaction(async (tx) => {
+    const listId = command.recipientListId;
+    if (listId !== undefined && !(await tx.deleteRecipientList(listId, accountId))) {
+      throw uploadedListGone();
+    }
     if (idempotency) {
       const claim = await tx.claimIdempotencyKey({ accountId, ...idempotency, nowMs });
       if (!claim.claimed)
@@ -122,6 +139,23 @@ export async function sendMessage(
       balance = after;
     }
     await tx.setMessageCounts(messageId, initialCounts(r));
+    if (command.actor) {
+      await recordAudit(tx, {
+        ...command.actor,
+        accountId,
+        action: 'message.send',
+        targetType: 'message',
+        targetId: uuid,
+        detail: {
+          refNo,
+          sender: prepared.sender,
+          recipients: r.charged,
+          cost: prepared.cost,
+          scheduled: prepared.scheduledAt !== null,
+        },
+        at: nowMs,
+      });
+    }
     const result: SendAccepted = {
       uuid,
       refNo,

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { msisdnBytesToSuffix, msisdnToSuffix, normalizeMsisdn, suffixToMsisdn } from './msisdn.js';
+import {
+  MSISDN_PATTERN,
+  msisdnBytesToSuffix,
+  msisdnToSuffix,
+  normalizeMsisdn,
+  suffixToMsisdn,
+} from './msisdn.js';
 
 const INVALID = [
   '',
@@ -75,6 +81,14 @@ describe('msisdn', () => {
   it('refuses to format a value that is not a 9-digit suffix', () => {
     for (const bad of [-1, 1_000_000_000, 1.5, Number.NaN]) {
       assert.throws(() => suffixToMsisdn(bad), RangeError);
+    }
+  });
+
+  it('publishes as MSISDN_PATTERN the same rule it applies', () => {
+    // As JSON Schema validators run a pattern: with the u flag.
+    const pattern = new RegExp(MSISDN_PATTERN, 'u');
+    for (const text of [...INVALID, '0812345678', '66812345678', '0000000000', '66999999999']) {
+      assert.equal(pattern.test(text), msisdnToSuffix(text) !== null, text);
     }
   });
 });

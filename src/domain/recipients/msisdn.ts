@@ -4,6 +4,9 @@
  * "suffix", 0..999_999_999) are the identity used for dedupe and compact storage.
  */
 
+/** The same rule as a regular expression, for the published contract (a JSON Schema `pattern`). */
+export const MSISDN_PATTERN = '^(?:66[0-9]{9}|0[0-9]{9})$';
+
 const DIGIT_0 = 0x30;
 const DIGIT_6 = 0x36;
 const NATIONAL_DIGITS = 9;

@@ -1,0 +1,202 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { invalidParameter } from '../../domain/errors.js';
+import { getMessage, type MessageDetails } from '../../domain/messages/get-message.js';
+import { listMessages } from '../../domain/messages/list-messages.js';
+import type { Message, Store } from '../../domain/ports.js';
+import type { CompactListCache } from '../../domain/recipients/compact-list-cache.js';
+import { listRecipients } from '../../domain/recipients/list-recipients.js';
+import type { RecipientStatus } from '../../domain/statuses.js';
+import { presentRecipient, presentRecipientCounts } from '../presenters.js';
+import type {
+  Message as MessageBody,
+  MessageDetail,
+  MessageList,
+  RecipientPage,
+  StatusCounts,
+} from './contract/messages.js';
+import { RECIPIENT_CSV_COLUMNS } from './contract/messages.js';
+
+/*
+ * What the customer's message routes and the admin's share: each reads through the same use
+ * cases as /api/v2 (list-messages, get-message, list-recipients) for the account it is given.
+ */
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function presentConsoleMessage(message: Message): MessageBody {
+  return {
+    uuid: message.uuid,
+    refNo: message.refNo,
+    accountId: message.accountId,
+    sender: message.sender,
+    content: message.content,
+    parts: message.parts,
+    status: message.status,
+    scheduledTime: message.scheduledAt === null ? null : iso(message.scheduledAt),
+    createdAt: iso(message.createdAt),
+    completedAt: message.completedAt === null ? null : iso(message.completedAt),
+    recipients: presentRecipientCounts(message),
+    creditsPerPart: message.pricePerPart,
+    cost: message.cost,
+  };
+}
+
+export interface ListFilters {
+  page: number;
+  limit: number;
+  status?: Message['status'];
+  sender?: string;
+  from?: string;
+  to?: string;
+  search?: string;
+}
+
+/** A page of messages: `from` inclusive, `to` exclusive (the start of the day after). */
+export async function messagePage(
+  store: Store,
+  accountId: number | null,
+  q: ListFilters,
+): Promise<MessageList> {
+  const fromMs = q.from === undefined ? undefined : Date.parse(q.from);
+  const toMs = q.to === undefined ? undefined : Date.parse(q.to) - 1;
+  if (fromMs !== undefined && toMs !== undefined && fromMs > toMs)
+    throw invalidParameter('from must be before to');
+  const page = await listMessages(store, accountId, {
+    status: q.status,
+    sender: q.sender || undefined,
+    fromMs,
+    toMs,
+    search: q.search || undefined,
+    offset: (q.page - 1) * q.limit,
+    limit: q.limit,
+  });
+  return {
+    data: page.items.map(presentConsoleMessage),
+    page: q.page,
+    limit: q.limit,
+    total: page.total,
+    totalPages: Math.ceil(page.total / q.limit),
+  };
+}
+
+/** Nothing about the message changes any more: a page watching it can stop asking. */
+function isFinal(details: MessageDetails): boolean {
+  const { status } = details.message;
+  if (status === 'cancelled') return true;
+  if (status === 'scheduled' || status === 'pending') return false;
+  return (details.counts.get('pending') ?? 0) === 0;
+}
+
+function countsOf(counts: ReadonlyMap<RecipientStatus, number>): StatusCounts {
+  return Object.fromEntries(counts) as StatusCounts;
+}
+
+/**
+ * One message with its live counts, answered as a version: the ETag is made of what the page
+ * shows that can change (status and the per-status counters), so a page that asks again with
+ * `If-None-Match` while nothing moved gets a 304 with no body. The counters are rows kept in
+ * the same transaction as each status change (DESIGN §3), so the check reads two rows by key
+ * and never counts recipients.
+ */
+export async function messageDetail(
+  store: Store,
+  accountId: number,
+  uuid: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<MessageDetail | FastifyReply> {
+  const details = await getMessage(store, accountId, uuid);
+  const counts = [...details.counts.values()].join('.');
+  const etag = `W/"${details.message.status}.${details.message.updatedAt}.${counts}"`;
+  // The browser revalidates on every read (no-cache) and keeps the body for its 304s.
+  reply.header('cache-control', 'private, no-cache');
+  reply.header('etag', etag);
+  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+  return {
+    ...presentConsoleMessage(details.message),
+    counts: countsOf(details.counts),
+    ...(details.complete ? { drSummary: countsOf(details.counts) } : {}),
+    final: isFinal(details),
+  };
+}
+
+/** One page of recipients by cursor (the /api/v2 use case, `after` always given). */
+export async function recipientPage(
+  store: Store,
+  compactLists: CompactListCache,
+  accountId: number,
+  uuid: string,
+  q: { after: number; limit: number; status?: RecipientStatus; search?: string },
+): Promise<RecipientPage> {
+  const page = await listRecipients(store, compactLists, accountId, uuid, {
+    after: q.after,
+    limit: q.limit,
+    status: q.status,
+    search: q.search || undefined,
+  });
+  return {
+    data: page.items.map(presentRecipient),
+    nextCursor: page.nextCursor ?? q.after,
+    hasMore: page.hasMore ?? false,
+  };
+}
+
+/** Recipients per page of the export: big enough that per-page reads are noise. */
+const EXPORT_PAGE = 5_000;
+
+/**
+ * Streams every recipient of a message (or of one status) as CSV. The rows are read a cursor
+ * page at a time through the recipients use case, and a page is read only when the response
+ * has taken the one before (`Readable.from` pulls the generator as the socket drains), so
+ * memory stays one page deep whatever the size of the message. The message is checked (and
+ * its refNo read) before the headers go, so a missing or foreign message is an ordinary error.
+ */
+export async function sendRecipientsCsv(
+  store: Store,
+  compactLists: CompactListCache,
+  accountId: number,
+  uuid: string,
+  status: RecipientStatus | undefined,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const { message } = await getMessage(store, accountId, uuid);
+  async function* lines(): AsyncGenerator<string> {
+    yield `${RECIPIENT_CSV_COLUMNS.join(',')}\r\n`;
+    let after = 0;
+    for (;;) {
+      const page = await listRecipients(store, compactLists, accountId, uuid, {
+        after,
+        limit: EXPORT_PAGE,
+        status,
+      });
+      let chunk = '';
+      for (const r of page.items) {
+        const at = r.updatedAt === null ? '' : iso(r.updatedAt);
+        chunk += `${r.seq},${csvCell(r.msisdn)},${r.status},${at}\r\n`;
+      }
+      if (chunk) yield chunk;
+      if (!page.hasMore) return;
+      after = page.nextCursor!;
+    }
+  }
+  const name = `${message.refNo}-recipients${status ? `-${status}` : ''}.csv`.replace(
+    /[^\w.-]/g,
+    '_',
+  );
+  reply.header('content-type', 'text/csv; charset=utf-8');
+  reply.header('content-disposition', `attachment; filename="${name}"`);
+  reply.header('cache-control', 'private, no-store');
+  reply.header('x-content-type-options', 'nosniff');
+  return reply.send(Readable.from(lines(), { objectMode: false }));
+}
+
+/**
+ * A number as a CSV cell. Valid numbers are digits; an invalid one is kept as the customer sent
+ * it, so it is quoted when it holds a comma, quote or line break (RFC 4180), and a leading
+ * `= + - @` or tab is prefixed with `'` so that a spreadsheet shows it rather than runs it.
+ */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
