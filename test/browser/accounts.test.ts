@@ -3,11 +3,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import type { Browser, Page } from 'playwright-core';
+import { parseCarrierConfig } from '../../src/carriers/carrier-config.js';
 import { loadConfig } from '../../src/config.js';
 import { adjustCredits } from '../../src/domain/credits/adjust-credits.js';
 import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
+import { systemClock } from '../../src/domain/clock.js';
 import { hashPassword } from '../../src/domain/users/passwords.js';
 import { startRuntime, type Runtime } from '../../src/main.js';
+import { statusBoardStore } from '../../src/storage/status-board-store.js';
 import { databaseUrlFor } from '../cli/nok-process.js';
 import {
   CONSOLE_PASSWORD,
@@ -20,7 +23,9 @@ import {
   type ConsoleServer,
   type WatchedPage,
 } from '../support/console-browser.js';
+import { TEST_TOTP_SECRET } from '../support/console-session.js';
 import { testEngines, type TestDatabase } from '../support/engines.js';
+import type { Harness } from '../support/harness.js';
 
 async function expectHeading(page: Page, text: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
@@ -183,6 +188,7 @@ for (const engine of testEngines()) {
     let browser: Browser;
     let db: TestDatabase;
     let runtime: Runtime;
+    let second: Runtime | undefined;
     before(async () => {
       db = await engine.create();
       const config = loadConfig({
@@ -201,34 +207,87 @@ for (const engine of testEngines()) {
           { logger: pino({ level: 'silent' }) },
         ),
       ]);
-      await runtime.store.createUser({
+      const admin = await runtime.store.createUser({
         ...CONSOLE_PEOPLE.admin,
         role: 'admin',
         accountId: null,
         passwordHash: await hashPassword(CONSOLE_PASSWORD),
         nowMs: Date.now(),
       });
+      // Admins must have TOTP; signInAs gives the current code of this secret.
+      await runtime.store.updateUser(
+        admin.id,
+        { totpSecret: TEST_TOTP_SECRET, totpEnabledAt: Date.now() },
+        Date.now(),
+      );
     });
     after(async () => {
       await browser?.close();
+      await second?.stop();
       await runtime?.stop();
       await db?.drop();
     });
 
-    it('shows the binds, rates and queue depth of /status, refreshed live', async () => {
-      const server = { origin: runtime.url!, harness: null as never, close: async () => {} };
+    it('shows every dispatcher process: binds, rates and queue depth added up per carrier, refreshed live', async () => {
+      // No harness here: a real runtime on the real clock, which signInAs reads the code by.
+      const harness = { store: runtime.store, clock: systemClock } as unknown as Harness;
+      const server = { origin: runtime.url!, harness, close: async () => {} };
       const watched = await openPage(browser, server, { role: 'admin' });
       const { page } = watched;
       await page.goto('/console/admin/carriers');
       await expectHeading(page, 'Carriers');
       const card = page.getByRole('region', { name: 'builtin-smsc' });
       await card.getByText('Binds up: 2 of 2').waitFor();
+      await card.getByText('Through 1 dispatcher').waitFor();
       await page.getByTestId('queue-depth').getByText('0').waitFor();
-      // It asks again by itself: a second answer arrives without a reload.
-      await page.waitForResponse((r) => r.url().endsWith('/console/api/admin/carriers'));
-      await screenshot(page, 'admin-carriers-desktop');
+
+      // A second dispatcher process on the same store (a dispatcher-only runtime), binding to
+      // the same carrier: the page finds it by itself, without a reload.
+      second = await startRuntime(
+        loadConfig({ NOK_DATABASE_URL: databaseUrlFor(db), NOK_OPS_PORT: '0' }),
+        { api: false, scheduler: false, dispatcher: true },
+        {
+          logger: pino({ level: 'silent' }),
+          carriers: parseCarrierConfig({
+            carriers: [
+              {
+                name: 'builtin-smsc',
+                host: runtime.smsc!.host,
+                port: runtime.smsc!.port,
+                systemId: 'nok',
+                password: 'nok',
+                binds: 2,
+              },
+            ],
+          }),
+        },
+      );
+      await card.getByText('Binds up: 4 of 4').waitFor();
+      await card.getByText('Through 2 dispatchers, added up').waitFor();
+      await page.getByTestId('dispatchers-reporting').getByText('2 reporting').waitFor();
+      const rows = page.getByRole('table', { name: 'Dispatcher processes' }).getByRole('row');
+      assert.equal(await rows.count(), 3, 'a header and one row per dispatcher');
+      // The row a killed dispatcher leaves behind, last written 30 seconds ago: named apart.
+      await statusBoardStore(db.database.db).publish({
+        owner: 'gone-host:4242:dead00',
+        startedAt: Date.now() - 600_000,
+        writtenAt: Date.now() - 30_000,
+        status: '{}',
+      });
+      await page
+        .getByTestId('silent-dispatchers')
+        .getByText(/^gone-host:4242:dead00: last report .* \(3\d s ago\)$/)
+        .waitFor();
+      await card.getByText('Binds up: 4 of 4').waitFor();
+      await screenshot(page, 'admin-carriers-dispatchers-desktop');
       await page.setViewportSize(PHONE);
-      await screenshot(page, 'admin-carriers-phone');
+      await screenshot(page, 'admin-carriers-dispatchers-phone');
+
+      // A dispatcher that stops says so: the page drops it at its next refresh.
+      await second.stop();
+      second = undefined;
+      await card.getByText('Binds up: 2 of 2').waitFor();
+      await page.getByTestId('dispatchers-reporting').getByText('1 reporting').waitFor();
       assertNoErrors(watched);
       await watched.close();
     });

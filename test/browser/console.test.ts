@@ -18,20 +18,28 @@ import {
 import { testEngines } from '../support/engines.js';
 
 /** The main areas, as a user reaches them: path under /console, heading in English. */
-// Areas still being built (sender names has its own test, sender-names.test.ts).
 const CUSTOMER_AREAS = [
   ['dashboard', 'Dashboard'],
+  ['messages/new', 'Send a message'],
+  ['messages', 'Messages'],
+  ['contact-groups', 'Contact groups'],
+  ['templates', 'Templates'],
+  ['blocklist', 'Blocklist'],
   ['api-keys', 'API keys'],
+  ['sender-names', 'Sender names'],
+  ['sender-names/new', 'Request a sender name'],
   ['credits', 'Credits'],
   ['users', 'Users'],
   ['audit-log', 'Audit log'],
   ['profile', 'Profile and security'],
 ] as const;
-/** Customer areas whose page is built, no longer a placeholder. */
-const BUILT: ReadonlySet<string> = new Set(['api-keys', 'credits']);
 const ADMIN_AREAS = [
   ['admin/accounts', 'Accounts'],
+  ['admin/dashboard', 'Platform dashboard'],
+  ['admin/messages', 'Messages'],
   ['admin/sender-review', 'Sender review'],
+  ['admin/senders', 'Senders'],
+  ['admin/blocklist', 'Platform blocklist'],
   ['admin/carriers', 'Carriers'],
 ] as const;
 
@@ -43,6 +51,61 @@ async function expectHeading(page: Page, text: string): Promise<void> {
 async function isOffScreen(locator: Locator): Promise<boolean> {
   const box = await locator.boundingBox();
   return box !== null && box.x + box.width <= 0;
+}
+
+/** Roles a person operates: each must have a name a screen reader reads out. */
+const CONTROL_ROLES = new Set([
+  'button',
+  'checkbox',
+  'combobox',
+  'link',
+  'listbox',
+  'menuitem',
+  'radio',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'switch',
+  'tab',
+  'textbox',
+]);
+
+/**
+ * What a screen reader would stumble on in the page as Chromium exposes it (its accessibility
+ * tree, names computed as assistive technology gets them): a control without a name, a missing
+ * landmark (a signed-in page has a banner, the navigation and the main content), or other than
+ * one level-1 heading.
+ */
+async function accessibilityProblems(
+  page: Page,
+  landmarks: readonly string[] = ['banner', 'navigation', 'main'],
+): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  const problems: string[] = [];
+  const roles = new Map<string, number>();
+  let topHeadings = 0;
+  for (const node of nodes) {
+    if (node.ignored) continue;
+    const role = String(node.role?.value ?? '');
+    roles.set(role, (roles.get(role) ?? 0) + 1);
+    const level = node.properties?.find((property) => property.name === 'level')?.value.value;
+    if (role === 'heading' && level === 1) topHeadings++;
+    if (CONTROL_ROLES.has(role) && String(node.name?.value ?? '').trim() === '') {
+      const { node: element } = await cdp.send('DOM.describeNode', {
+        backendNodeId: node.backendDOMNodeId,
+      });
+      problems.push(
+        `a ${role} without a name: <${element.localName} ${element.attributes?.join(' ')}>`,
+      );
+    }
+  }
+  await cdp.detach();
+  for (const landmark of landmarks) {
+    if (!roles.has(landmark)) problems.push(`no ${landmark} landmark`);
+  }
+  if (topHeadings !== 1) problems.push(`${topHeadings} level-1 headings`);
+  return problems;
 }
 
 function assertNoErrors(watched: WatchedPage): void {
@@ -90,6 +153,8 @@ for (const engine of testEngines()) {
       // Labels read "Email *": the required mark is hidden from screen readers, not from text.
       await page.getByLabel(/^Email/).waitFor();
       await page.getByLabel(/^Password/).waitFor();
+      // Signed out, the page is its form alone, in its main landmark.
+      assert.deepEqual(await accessibilityProblems(page, ['main']), []);
       await screenshot(page, 'sign-in-desktop');
       await page.setViewportSize(PHONE);
       await screenshot(page, 'sign-in-phone');
@@ -269,15 +334,17 @@ for (const engine of testEngines()) {
       await watched.close();
     });
 
-    it('shows an owner every customer area, each page saying what it will hold', async () => {
+    it('opens every customer area for an owner, each with its controls named for a screen reader and its landmarks', async () => {
       const watched = await openPage(browser, server, { role: 'owner' });
       const { page } = watched;
       for (const [path, title] of CUSTOMER_AREAS) {
         await page.goto(`/console/${path}`);
         await expectHeading(page, title);
-        // Pages already built have their own tests (keys and credits: accounts.test.ts).
-        if (!BUILT.has(path)) await page.getByText('This page is being built').waitFor();
-        await screenshot(page, `${path}-desktop`);
+        await page.waitForLoadState('networkidle');
+        assert.deepEqual(await accessibilityProblems(page), [], path);
+        // One menu entry is the current page (/messages/new is not also "Messages").
+        assert.equal(await page.locator('nav [aria-current="page"]').count(), 1, path);
+        await screenshot(page, `${path.replace('/', '-')}-desktop`);
       }
       assert.equal(await page.getByRole('link', { name: 'Accounts' }).count(), 0);
       assertNoErrors(watched);
@@ -292,10 +359,21 @@ for (const engine of testEngines()) {
       const nav = page.getByRole('navigation', { name: 'Main navigation' });
       assert.deepEqual(await nav.getByRole('link').allTextContents(), [
         'Dashboard',
+        'Send a message',
+        'Messages',
+        'Contact groups',
+        'Templates',
+        'Blocklist',
         'Sender names',
         'Profile and security',
       ]);
       await page.goto('/console/api-keys');
+      await expectHeading(page, 'Not available to you');
+      // A member reads the sender names but cannot request one (the server refuses it too).
+      await page.goto('/console/sender-names');
+      await expectHeading(page, 'Sender names');
+      assert.equal(await page.getByRole('link', { name: 'Request a sender name' }).count(), 0);
+      await page.goto('/console/sender-names/new');
       await expectHeading(page, 'Not available to you');
       assertNoErrors(watched);
       await watched.close();
@@ -309,6 +387,8 @@ for (const engine of testEngines()) {
       for (const [path, title] of ADMIN_AREAS) {
         await page.goto(`/console/${path}`);
         await expectHeading(page, title);
+        await page.waitForLoadState('networkidle');
+        assert.deepEqual(await accessibilityProblems(page), [], path);
         await screenshot(page, `${path.replace('/', '-')}-desktop`);
       }
       assertNoErrors(watched);

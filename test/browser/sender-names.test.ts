@@ -2,12 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import {
+  CONSOLE_PASSWORD,
+  CONSOLE_PEOPLE,
   launchChromium,
   openPage,
+  PHONE,
   screenshot,
   startConsoleServer,
   type ConsoleServer,
 } from '../support/console-browser.js';
+import { createConsoleUser } from '../support/console-session.js';
 import { pdfBytes, pngBytes } from '../support/documents.js';
 import { testEngines } from '../support/engines.js';
 
@@ -100,5 +104,104 @@ describe(`sender names in the console (${engine.name})`, () => {
     assert.deepEqual(admin.errors, []);
     await owner.close();
     await admin.close();
+  });
+  it('an admin suspends a sender made without a request (its /api/v2 send is refused), reinstates it, and shares it with another account, which then lists it', async () => {
+    const h = server.harness;
+    const { accountId } = (await h.store.findUserByEmail(CONSOLE_PEOPLE.owner.email))!;
+    // As `nok admin sender create` makes one: approved, with no request behind it.
+    await h.sender(accountId!, 'NOKCLI');
+    await h.store.transaction((tx) =>
+      tx.changeBalance({
+        accountId: accountId!,
+        delta: 10,
+        reason: 'top-up',
+        nowMs: h.clock.now(),
+      }),
+    );
+    const { key } = await h.key(accountId!);
+    const send = () =>
+      h.request({
+        method: 'POST',
+        url: '/api/v2/sms/send',
+        key,
+        payload: { sender: 'NOKCLI', content: 'Hello', msisdns: ['0812345678'] },
+      });
+    const baanSuan = await h.account({ name: 'Baan Suan Co.' });
+    const lek = { email: 'lek@baansuan.example', name: 'Lek Baan Suan' };
+    await createConsoleUser(h, 'owner', { ...lek, account: baanSuan });
+
+    const admin = await openPage(browser, server, { role: 'admin' });
+    const { page } = admin;
+    await page.goto('/console');
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Senders', exact: true })
+      .click();
+    await heading(page, 'Senders');
+    await page.getByLabel('Search by name').fill('nokcli');
+    const row = page.getByRole('row').filter({ hasText: 'NOKCLI' });
+    await row.getByText('Approved').waitFor();
+    const account = (await h.store.findAccount(accountId!))!;
+    await row.getByRole('link', { name: account.name }).waitFor();
+
+    await row.getByRole('button', { name: 'Suspend NOKCLI' }).click();
+    await row.getByText('Suspended').waitFor();
+    const refused = await send();
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.equal(refused.json().code, 'SENDER_NOT_APPROVED');
+    await screenshot(page, 'admin-senders-suspended');
+
+    await row.getByRole('button', { name: 'Reinstate NOKCLI' }).click();
+    await row.getByText('Approved').waitFor();
+    assert.equal((await send()).statusCode, 200);
+
+    await row.getByRole('button', { name: 'Share NOKCLI' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share NOKCLI' });
+    await dialog.getByLabel('Account to share with').fill('baan');
+    await page.getByRole('option', { name: `Baan Suan Co. (#${baanSuan.id})` }).click();
+    await screenshot(page, 'admin-senders-share');
+    await dialog.getByRole('button', { name: 'Share', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await row.getByText('Baan Suan Co.').waitFor();
+    await screenshot(page, 'admin-senders-desktop');
+
+    // The account it was shared with lists it, and may send from it.
+    const theirs = await openPage(browser, server);
+    await theirs.page.goto('/console/sign-in');
+    await theirs.page.getByLabel(/^Email/).fill(lek.email);
+    await theirs.page.getByLabel(/^Password/).fill(CONSOLE_PASSWORD);
+    await theirs.page.getByRole('button', { name: 'Sign in' }).click();
+    await heading(theirs.page, 'Dashboard');
+    await theirs.page.goto('/console/sender-names');
+    const listed = theirs.page
+      .getByRole('table', { name: 'Your sender names' })
+      .getByRole('row')
+      .filter({ hasText: 'NOKCLI' });
+    await listed.getByText('Shared with you').waitFor();
+    await listed.getByText('Approved').waitFor();
+    await screenshot(theirs.page, 'sender-names-shared-with-you');
+
+    // Taken back, it leaves their list.
+    await row.getByRole('button', { name: 'Stop sharing NOKCLI with Baan Suan Co.' }).click();
+    await row.getByText('Not shared').waitFor();
+    await theirs.page.reload();
+    await theirs.page.getByText(/^No sender names yet/).waitFor();
+
+    const thai = await openPage(browser, server, {
+      role: 'admin',
+      locale: 'th-TH',
+      viewport: PHONE,
+    });
+    await thai.page.goto('/console/admin/senders');
+    await heading(thai.page, 'ชื่อผู้ส่งทั้งหมด');
+    // At phone width each sender is a card with its actions in sight.
+    const card = thai.page.getByRole('region', { name: 'NOKCLI' });
+    await card.getByRole('button', { name: 'ระงับ NOKCLI' }).waitFor();
+    await screenshot(thai.page, 'admin-senders-th-phone');
+
+    for (const watched of [admin, theirs, thai]) {
+      assert.deepEqual(watched.errors, []);
+      await watched.close();
+    }
   });
 });

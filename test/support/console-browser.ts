@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { consoleBuildProblem, repositoryRoot } from '../../scripts/console-build.mjs';
 import type { TestEngine } from './engines.js';
-import { createHarness, type Harness } from './harness.js';
-import { createConsoleUser, TEST_PASSWORD } from './console-session.js';
+import { freePort } from './free-port.js';
+import { createHarness, type Harness, type HarnessOptions } from './harness.js';
+import { createConsoleUser, currentTotpCode, TEST_PASSWORD } from './console-session.js';
 
 /** Debian's Chromium; nothing here downloads a browser. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -51,18 +52,29 @@ export interface ConsoleServer {
   close(): Promise<void>;
 }
 
-export async function startConsoleServer(engine: TestEngine): Promise<ConsoleServer> {
+export async function startConsoleServer(
+  engine: TestEngine,
+  options: {
+    /** Mail, e.g. to a test SMTP inbox; links in it point at this server's origin. */
+    mailer?: HarnessOptions['mailer'];
+  } = {},
+): Promise<ConsoleServer> {
   const problem = consoleBuildProblem();
   assert.equal(
     problem,
     null,
     `${problem}: run the browser tests through npm test, which builds it, or npm run build:console`,
   );
-  const harness = await createHarness(engine);
+  // The port is chosen first so that links in mail (NOK_PUBLIC_URL) name this very server.
+  const port = await freePort();
+  const harness = await createHarness(engine, {
+    mailer: options.mailer,
+    publicUrl: `http://127.0.0.1:${port}`,
+  });
   const owner = await createConsoleUser(harness, 'owner', CONSOLE_PEOPLE.owner);
   await createConsoleUser(harness, 'member', { ...CONSOLE_PEOPLE.member, account: owner.account! });
   await createConsoleUser(harness, 'admin', CONSOLE_PEOPLE.admin);
-  const origin = await harness.app.listen({ host: '127.0.0.1', port: 0 });
+  const origin = await harness.app.listen({ host: '127.0.0.1', port });
   return { harness, origin, close: () => harness.close() };
 }
 
@@ -115,9 +127,12 @@ export async function signInAs(
   const probe = await context.request.get(`${server.origin}/console/api/session`);
   assert.equal(probe.status(), 200, await probe.text());
   const { csrfToken } = (await probe.json()) as { csrfToken: string };
+  const { email } = CONSOLE_PEOPLE[role];
+  const user = await server.harness.store.findUserByEmail(email);
+  const totpCode = user ? await currentTotpCode(server.harness, user) : undefined;
   const response = await context.request.post(`${server.origin}/console/api/session`, {
     headers: { 'x-csrf-token': csrfToken, origin: server.origin },
-    data: { email: CONSOLE_PEOPLE[role].email, password: CONSOLE_PASSWORD },
+    data: { email, password: CONSOLE_PASSWORD, ...(totpCode && { totpCode }) },
   });
   assert.equal(response.status(), 200, await response.text());
 }
@@ -125,5 +140,16 @@ export async function signInAs(
 /** Writes `test-artifacts/screenshots/<name>.png`, the whole page. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // From the top: a page scrolled (by a focused button) shows its fixed header mid-picture.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  // After a resize the navigation slides to its new place: wait for every finite transition or
+  // animation, or the picture shows the page half-way (a spinner's endless one is not waited for).
+  await page.evaluate(async () => {
+    const finite = document
+      .getAnimations()
+      .filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().endTime));
+    const settled = Promise.all(finite.map((animation) => animation.finished.catch(() => {})));
+    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+  });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }

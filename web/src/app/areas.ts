@@ -14,10 +14,14 @@ export interface ConsoleArea {
   readonly roles: readonly Role[];
   readonly group: 'account' | 'admin';
   readonly page: () => Promise<ComponentType>;
-  /** Further pages of the area under its path (`sender-names/new`), behind the same roles. */
+  /**
+   * Further pages of the area under its path (`sender-names/new`), behind the same roles, or
+   * behind fewer (`roles`, a subset of the area's) when only some of its people may act there.
+   */
   readonly subpages?: readonly {
     readonly path: string;
     readonly page: () => Promise<ComponentType>;
+    readonly roles?: readonly Role[];
   }[];
 }
 
@@ -35,6 +39,50 @@ export const areas: readonly ConsoleArea[] = [
     page: () => import('./routes/dashboard').then((m) => m.DashboardRoute),
   },
   {
+    key: 'send',
+    path: 'messages/new',
+    roles: customer,
+    group: 'account',
+    page: () => import('./routes/send').then((m) => m.SendRoute),
+  },
+  {
+    key: 'messages',
+    path: 'messages',
+    roles: customer,
+    group: 'account',
+    page: () => import('./routes/messages').then((m) => m.MessagesRoute),
+    subpages: [
+      { path: ':uuid', page: () => import('./routes/messages').then((m) => m.MessageRoute) },
+    ],
+  },
+  {
+    key: 'contactGroups',
+    path: 'contact-groups',
+    roles: customer,
+    group: 'account',
+    page: () => import('./routes/contact-groups').then((m) => m.ContactGroupsRoute),
+    subpages: [
+      {
+        path: ':groupId',
+        page: () => import('./routes/contact-groups').then((m) => m.ContactGroupRoute),
+      },
+    ],
+  },
+  {
+    key: 'templates',
+    path: 'templates',
+    roles: customer,
+    group: 'account',
+    page: () => import('./routes/templates').then((m) => m.TemplatesRoute),
+  },
+  {
+    key: 'blocklist',
+    path: 'blocklist',
+    roles: customer,
+    group: 'account',
+    page: () => import('./routes/blocklist').then((m) => m.BlocklistRoute),
+  },
+  {
     key: 'apiKeys',
     path: 'api-keys',
     roles: owner,
@@ -49,7 +97,9 @@ export const areas: readonly ConsoleArea[] = [
     page: () => import('./routes/sender-names').then((m) => m.SenderNamesRoute),
     subpages: [
       {
+        // Only an owner requests a name (the server refuses anyone else).
         path: 'new',
+        roles: owner,
         page: () =>
           import('./routes/sender-name-request-new').then((m) => m.SenderNameRequestNewRoute),
       },
@@ -101,6 +151,26 @@ export const areas: readonly ConsoleArea[] = [
     ],
   },
   {
+    key: 'adminDashboard',
+    path: 'admin/dashboard',
+    roles: admin,
+    group: 'admin',
+    page: () => import('./routes/admin/dashboard').then((m) => m.AdminDashboardRoute),
+  },
+  {
+    key: 'adminMessages',
+    path: 'admin/messages',
+    roles: admin,
+    group: 'admin',
+    page: () => import('./routes/admin/messages').then((m) => m.AdminMessagesRoute),
+    subpages: [
+      {
+        path: ':uuid',
+        page: () => import('./routes/admin/messages').then((m) => m.AdminMessageRoute),
+      },
+    ],
+  },
+  {
     key: 'adminSenderReview',
     path: 'admin/sender-review',
     roles: admin,
@@ -115,6 +185,20 @@ export const areas: readonly ConsoleArea[] = [
           ),
       },
     ],
+  },
+  {
+    key: 'adminSenders',
+    path: 'admin/senders',
+    roles: admin,
+    group: 'admin',
+    page: () => import('./routes/admin/senders').then((m) => m.AdminSendersRoute),
+  },
+  {
+    key: 'adminBlocklist',
+    path: 'admin/blocklist',
+    roles: admin,
+    group: 'admin',
+    page: () => import('./routes/blocklist').then((m) => m.AdminBlocklistRoute),
   },
   {
     key: 'adminCarriers',

@@ -13,6 +13,25 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     children: [
       { path: 'sign-in', element: <SignInRoute /> },
+      // Pages for people not signed in: mailed links (token in the fragment) and "forgot password".
+      {
+        path: 'accept-invitation',
+        lazy: async () => ({
+          Component: (await import('./routes/accept-invitation')).AcceptInvitationRoute,
+        }),
+      },
+      {
+        path: 'forgot-password',
+        lazy: async () => ({
+          Component: (await import('./routes/forgot-password')).ForgotPasswordRoute,
+        }),
+      },
+      {
+        path: 'reset-password',
+        lazy: async () => ({
+          Component: (await import('./routes/reset-password')).ResetPasswordRoute,
+        }),
+      },
       {
         element: (
           <RequireSignIn>
@@ -30,10 +49,21 @@ export const routes: RouteObject[] = [
             ),
             children: [
               { index: true, lazy: async () => ({ Component: await area.page() }) },
-              ...(area.subpages ?? []).map((subpage): RouteObject => ({
-                path: subpage.path,
-                lazy: async () => ({ Component: await subpage.page() }),
-              })),
+              ...(area.subpages ?? []).map((subpage): RouteObject =>
+                subpage.roles
+                  ? {
+                      path: subpage.path,
+                      element: (
+                        <RequireRole roles={subpage.roles}>
+                          <Outlet />
+                        </RequireRole>
+                      ),
+                      children: [
+                        { index: true, lazy: async () => ({ Component: await subpage.page() }) },
+                      ],
+                    }
+                  : { path: subpage.path, lazy: async () => ({ Component: await subpage.page() }) },
+              ),
             ],
           })),
           { path: '*', element: <NotFoundRoute /> },

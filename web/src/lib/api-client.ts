@@ -1,11 +1,25 @@
-import type { z } from 'zod';
-import { sessionSchema, type Session } from '@contract/session';
+import type { Endpoint } from '@contract/endpoint';
+import { splitKey } from '@contract/endpoint';
+import {
+  consoleEndpoints,
+  type ConsoleEndpointKey,
+  type DownloadKey,
+  type FileUploadKey,
+  type InputOf,
+  type JsonEndpointKey,
+  type OutputOf,
+} from '@contract/endpoints';
+import type { Session } from '@contract/session';
 
 /**
- * The one place the console calls its API (`/console/api`): JSON in and out, the session
- * cookie sent on same-origin requests only, the CSRF token on every state-changing request,
- * responses parsed with the contract's schema, and every failure turned into an `ApiError`.
- * A 401 tells the app the session is gone (`onUnauthorized`), which sends the user to sign in.
+ * The one place the console calls its API (`/console/api`). A route is called by its key in the
+ * contract's map (`call('DELETE /keys/:keyId', { params: { keyId } })`), the same map the server
+ * declares its routes from: the key fixes at compile time the params, query and body it takes
+ * and the answer it gives, and every answer is parsed with the route's own schema. The session
+ * cookie goes on same-origin requests only, the CSRF token on every state-changing request, and
+ * every failure becomes an `ApiError`. A 401 tells the app the session is gone
+ * (`onUnauthorized`), which sends the user to sign in; a 403 TOTP_ENROLMENT_REQUIRED makes it
+ * read the session again, which sends them to enrol.
  */
 
 export const API_BASE = '/console/api';
@@ -24,103 +38,182 @@ export class ApiError extends Error {
   }
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-const UNSAFE: ReadonlySet<Method> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
 let csrfToken: string | null = null;
 let unauthorizedHandler: () => void = () => undefined;
 
-/** Called on every 401 outside the session call itself: the app forgets the user. */
+/** Called on every 401: the app forgets the user. */
 export function onUnauthorized(handler: () => void): void {
   unauthorizedHandler = handler;
 }
 
-export interface RequestOptions<T> {
-  /** A JSON value, or FormData for uploads (sent as multipart). */
-  readonly body?: unknown;
-  /** The contract's schema for the response body; without one the body is `unknown`. */
-  readonly schema?: z.ZodType<T>;
-  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+/** What any call may add: a signal that aborts it. */
+interface CallOptions {
   readonly signal?: AbortSignal;
 }
 
-export async function request<T = unknown>(
-  method: Method,
-  path: string,
-  options: RequestOptions<T> = {},
-): Promise<T> {
+type Args<K extends ConsoleEndpointKey, Extra = CallOptions> = object extends InputOf<K> & Extra
+  ? [input?: InputOf<K> & Extra]
+  : [input: InputOf<K> & Extra];
+
+/** Every field a call's input may have, for the code that reads any of them. */
+interface AnyInput extends CallOptions {
+  readonly params?: Readonly<Record<string, unknown>>;
+  readonly query?: Readonly<Record<string, unknown>>;
+  readonly body?: unknown;
+  readonly form?: unknown;
+  readonly files?: readonly File[];
+}
+
+/** Calls a route that answers JSON: the body or form its key takes, the answer it gives. */
+export async function call<K extends JsonEndpointKey>(
+  key: K,
+  ...[input]: Args<K>
+): Promise<OutputOf<K>> {
+  const endpoint: Endpoint = consoleEndpoints[key];
+  const { method } = splitKey(key);
+  const given: AnyInput = input ?? {};
   const headers: Record<string, string> = { accept: 'application/json' };
   let body: BodyInit | undefined;
-  if (options.body instanceof FormData) body = options.body;
-  else if (options.body !== undefined) {
+  const upload = endpoint.upload;
+  if (upload?.kind === 'multipart') {
+    const form = new FormData();
+    form.append(upload.formField, JSON.stringify(given.form));
+    for (const file of given.files ?? []) form.append(upload.fileField, file, file.name);
+    body = form;
+  } else if (endpoint.body) {
     headers['content-type'] = 'application/json';
-    body = JSON.stringify(options.body);
+    body = JSON.stringify(given.body);
   }
-  if (UNSAFE.has(method)) headers['x-csrf-token'] = csrfToken ?? (await fetchSession()).csrfToken;
+  if (method !== 'GET') headers['x-csrf-token'] = await currentCsrfToken();
 
-  const response = await send(url(path, options.query), {
+  const response = await send(urlOf(key, given), {
     method,
     headers,
     body,
     credentials: 'same-origin',
-    signal: options.signal,
+    signal: given.signal,
   });
-  if (!response.ok) {
-    const error = await errorOf(response);
-    if (response.status === 401) {
-      csrfToken = null;
-      unauthorizedHandler();
-    }
-    throw error;
-  }
-  if (response.status === 204) return undefined as T;
-  const json = await readJson(response);
-  if (!options.schema) return json as T;
-  const parsed = options.schema.safeParse(json);
-  if (!parsed.success) {
-    throw new ApiError(response.status, 'BAD_RESPONSE', `Unexpected answer from ${path}`);
-  }
-  return parsed.data;
+  if (!response.ok) throw failed(response.status, await response.json().catch(() => null));
+  return parsed(key, endpoint, response.status, await readJson(response));
 }
 
-export const api = {
-  get: <T>(path: string, options?: RequestOptions<T>) => request('GET', path, options),
-  post: <T>(path: string, options?: RequestOptions<T>) => request('POST', path, options),
-  put: <T>(path: string, options?: RequestOptions<T>) => request('PUT', path, options),
-  patch: <T>(path: string, options?: RequestOptions<T>) => request('PATCH', path, options),
-  delete: <T>(path: string, options?: RequestOptions<T>) => request('DELETE', path, options),
-};
+/**
+ * Sends a file as the request body, as it is on disk (the browser never reads it), with
+ * XMLHttpRequest so that `onProgress` hears the share of bytes sent, 0 to 1. The server reads it
+ * as it arrives. CSV when the file says so, else one number a line.
+ */
+export async function uploadFile<K extends FileUploadKey>(
+  key: K,
+  ...[input]: Args<
+    K,
+    CallOptions & { readonly file: File; readonly onProgress: (fraction: number) => void }
+  >
+): Promise<OutputOf<K>> {
+  const endpoint: Endpoint = consoleEndpoints[key];
+  const { file, onProgress, signal, ...rest } = input!;
+  const token = await currentCsrfToken();
+  const type = file.type === 'text/csv' || /\.csv$/i.test(file.name) ? 'text/csv' : 'text/plain';
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(splitKey(key).method, urlOf(key, rest));
+    xhr.withCredentials = true;
+    xhr.responseType = 'json';
+    xhr.setRequestHeader('content-type', type);
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.setRequestHeader('x-csrf-token', token);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      if (xhr.status < 200 || xhr.status >= 300) return reject(failed(xhr.status, xhr.response));
+      try {
+        const answer = parsed(key, endpoint, xhr.status, xhr.response);
+        onProgress(1);
+        resolve(answer);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    xhr.onerror = () => reject(failed(0, null));
+    signal?.addEventListener('abort', () => xhr.abort());
+    xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
+    xhr.send(file);
+  });
+}
+
+/** The address of a download (a CSV export): a plain GET the browser saves itself. */
+export function hrefOf<K extends DownloadKey>(key: K, ...[input]: Args<K, unknown>): string {
+  return urlOf(key, (input ?? {}) as AnyInput);
+}
+
+/** The session's CSRF token, read from the server when this page has none yet. */
+async function currentCsrfToken(): Promise<string> {
+  return csrfToken ?? (await fetchSession()).csrfToken;
+}
 
 /**
  * Who is signed in, and the CSRF token for the next state-changing request. Signed out is an
  * answer (`user: null`), not an error.
  */
 export async function fetchSession(signal?: AbortSignal): Promise<Session> {
-  const response = await send(url('/session'), {
-    headers: { accept: 'application/json' },
-    credentials: 'same-origin',
-    signal,
-  });
-  if (!response.ok) throw await errorOf(response);
-  return rememberToken(await readJson(response));
+  return rememberToken(await call('GET /session', { signal }));
 }
 
 /** Keeps the token of a session answer (GET, or a sign-in that rotated the session). */
-export function rememberToken(body: unknown): Session {
-  const parsed = sessionSchema.safeParse(body);
-  if (!parsed.success) throw new ApiError(200, 'BAD_RESPONSE', 'Unexpected session answer');
-  csrfToken = parsed.data.csrfToken;
-  return parsed.data;
+export function rememberToken(session: Session): Session {
+  csrfToken = session.csrfToken;
+  return session;
 }
 
-function url(path: string, query?: RequestOptions<unknown>['query']): string {
+function urlOf(key: ConsoleEndpointKey, input: AnyInput): string {
+  const path = splitKey(key).path.replace(/:(\w+)/g, (_, name: string) =>
+    encodeURIComponent(String(input.params?.[name])),
+  );
   const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {})) {
-    if (value !== undefined) search.set(name, String(value));
+  for (const [name, value] of Object.entries(input.query ?? {})) {
+    if (value !== undefined && value !== '') search.set(name, String(value));
   }
   const text = search.toString();
-  const suffix = text ? `?${text}` : '';
-  return `${API_BASE}${path.startsWith('/') ? path : `/${path}`}${suffix}`;
+  return `${API_BASE}${path}${text ? `?${text}` : ''}`;
+}
+
+function parsed<K extends ConsoleEndpointKey>(
+  key: K,
+  endpoint: Endpoint,
+  status: number,
+  json: unknown,
+): OutputOf<K> {
+  const result = endpoint.response.safeParse(json);
+  if (!result.success) throw new ApiError(status, 'BAD_RESPONSE', `Unexpected answer to ${key}`);
+  return result.data as OutputOf<K>;
+}
+
+/** The `ApiError` of a failed answer; a 401 also tells the app the session is gone. */
+function failed(status: number, body: unknown): ApiError {
+  if (status === 401) {
+    csrfToken = null;
+    unauthorizedHandler();
+  }
+  const error = errorOf(status, body);
+  // Two-factor sign-in became required (an owner just said so): the session, read again,
+  // says so, and the app sends the person to set it up.
+  if (error.code === 'TOTP_ENROLMENT_REQUIRED') unauthorizedHandler();
+  return error;
+}
+
+function errorOf(status: number, body: unknown): ApiError {
+  if (
+    body !== null &&
+    typeof body === 'object' &&
+    'error' in body &&
+    'code' in body &&
+    typeof body.error === 'string' &&
+    typeof body.code === 'string'
+  ) {
+    return new ApiError(status, body.code, body.error);
+  }
+  if (status === 0) return new ApiError(0, 'NETWORK', 'Nok did not answer; check the connection');
+  return new ApiError(status, `HTTP_${status}`, 'Unexpected answer');
 }
 
 async function send(input: string, init: RequestInit): Promise<Response> {
@@ -138,19 +231,4 @@ async function readJson(response: Response): Promise<unknown> {
   } catch {
     throw new ApiError(response.status, 'BAD_RESPONSE', 'The answer is not JSON');
   }
-}
-
-async function errorOf(response: Response): Promise<ApiError> {
-  const body: unknown = await response.json().catch(() => null);
-  if (
-    body !== null &&
-    typeof body === 'object' &&
-    'error' in body &&
-    'code' in body &&
-    typeof body.error === 'string' &&
-    typeof body.code === 'string'
-  ) {
-    return new ApiError(response.status, body.code, body.error);
-  }
-  return new ApiError(response.status, `HTTP_${response.status}`, response.statusText);
 }

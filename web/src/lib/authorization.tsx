@@ -11,9 +11,14 @@ export function canAccess(role: Role, roles: readonly Role[]): boolean {
   return roles.includes(role);
 }
 
+/** Where someone who must set up two-factor sign-in is sent, and kept until they have. */
+export const ENROLMENT_PATH = '/profile';
+
 /**
  * Renders its children for a signed-in user only; anyone else goes to sign-in, with the page
- * they asked for kept in `next` so they land on it afterwards.
+ * they asked for kept in `next` so they land on it afterwards. Someone who must use two-factor
+ * sign-in and has not set it up is sent to the profile page (the server refuses everything
+ * else to them with 403 TOTP_ENROLMENT_REQUIRED).
  */
 export function RequireSignIn({ children }: { children: ReactNode }) {
   const session = useSession();
@@ -23,6 +28,10 @@ export function RequireSignIn({ children }: { children: ReactNode }) {
   if (!session.data.user) {
     const next = `${location.pathname}${location.search}`;
     return <Navigate to={`/sign-in?next=${encodeURIComponent(next)}`} replace />;
+  }
+  const { user } = session.data;
+  if (user.totpRequired !== null && !user.totpEnabled && location.pathname !== ENROLMENT_PATH) {
+    return <Navigate to={ENROLMENT_PATH} replace />;
   }
   return children;
 }

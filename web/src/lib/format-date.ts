@@ -1,5 +1,6 @@
-/** The time zone of a user who has not chosen one: the platform serves Thailand first. */
-export const DEFAULT_TIME_ZONE = 'Asia/Bangkok';
+import { DEFAULT_TIME_ZONE, isTimeZone, zoneOrDefault } from '@contract/time-zones';
+
+export { DEFAULT_TIME_ZONE, isTimeZone };
 
 export type Language = 'th' | 'en';
 
@@ -20,7 +21,7 @@ export interface DateFormatOptions {
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter({ language, timeZone, style = 'datetime' }: DateFormatOptions) {
-  const zone = isTimeZone(timeZone) ? timeZone : DEFAULT_TIME_ZONE;
+  const zone = zoneOrDefault(timeZone);
   const key = `${language}|${zone}|${style}`;
   let found = formatters.get(key);
   if (!found) {
@@ -39,15 +40,4 @@ export function formatDate(value: Date | number | string, options: DateFormatOpt
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return '—';
   return formatter(options).format(date);
-}
-
-/** Whether `Intl` knows the zone, so a bad profile value never breaks a page. */
-export function isTimeZone(value: string | null | undefined): value is string {
-  if (!value) return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../../components/ui/placeholder-page';
+import { AuditLogPage } from '../../features/audit-log/audit-log-page';
 
 export function AuditLogRoute() {
-  return <PlaceholderPage area="auditLog" />;
+  return <AuditLogPage />;
 }

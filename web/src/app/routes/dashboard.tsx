@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../../components/ui/placeholder-page';
+import { DashboardPage } from '../../features/dashboard/dashboard-page';
 
 export function DashboardRoute() {
-  return <PlaceholderPage area="dashboard" />;
+  return <DashboardPage />;
 }

@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../../components/ui/placeholder-page';
+import { ProfilePage } from '../../features/profile/profile-page';
 
 export function ProfileRoute() {
-  return <PlaceholderPage area="profile" />;
+  return <ProfilePage />;
 }

@@ -1,6 +1,6 @@
-import { Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { LanguageSwitch } from '../../components/layout/language-switch';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import { SignInForm } from '../../features/auth/components/sign-in-form';
@@ -39,6 +39,9 @@ export function SignInRoute() {
             {t('signIn.title')}
           </Title>
           <SignInForm onSignedIn={() => void navigate(next ?? '/', { replace: true })} />
+          <Anchor component={Link} to="/forgot-password" size="sm" mt="md" display="inline-block">
+            {t('signIn.forgot')}
+          </Anchor>
         </Paper>
       </Stack>
     </Center>

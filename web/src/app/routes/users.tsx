@@ -1,5 +1,5 @@
-import { PlaceholderPage } from '../../components/ui/placeholder-page';
+import { UsersPage } from '../../features/people/users-page';
 
 export function UsersRoute() {
-  return <PlaceholderPage area="users" />;
+  return <UsersPage />;
 }

@@ -2,7 +2,7 @@ import { AppShell, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/cor
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink as RouterNavLink, useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import type { SessionUser } from '@contract/session';
 import { LanguageSwitch } from './language-switch';
 import { UserMenu } from './user-menu';
@@ -36,6 +36,7 @@ export function ConsoleLayout({
   const narrow = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
   const hidden = narrow === true && !opened;
   const location = useLocation();
+  const current = currentItem(nav, location.pathname);
   const main = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
 
@@ -89,10 +90,11 @@ export function ConsoleLayout({
                 {group.items.map((item) => (
                   <li key={item.to}>
                     <NavLink
-                      component={RouterNavLink}
+                      component={Link}
                       to={item.to}
                       label={item.label}
-                      active={location.pathname.startsWith(item.to)}
+                      active={item.to === current}
+                      aria-current={item.to === current ? 'page' : undefined}
                     />
                   </li>
                 ))}
@@ -106,4 +108,15 @@ export function ConsoleLayout({
       </AppShell.Main>
     </AppShell>
   );
+}
+
+/**
+ * The item the page is under: the one whose address is the longest at the start of the path,
+ * so /messages/new is "Send a message" alone and /messages/:uuid is "Messages".
+ */
+function currentItem(nav: readonly NavGroup[], pathname: string): string | undefined {
+  return nav
+    .flatMap((group) => group.items.map((item) => item.to))
+    .filter((to) => pathname === to || pathname.startsWith(`${to}/`))
+    .sort((a, b) => b.length - a.length)[0];
 }

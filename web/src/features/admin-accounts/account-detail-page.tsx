@@ -30,8 +30,8 @@ import { adjustCreditsBodySchema, type AdjustCreditsBody } from '@contract/credi
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
 import { StatusPage } from '../../components/ui/status-page';
 import { usePageTitle } from '../../lib/use-page-title';
-import { useLedger } from '../credits/api';
-import { LedgerTable } from '../credits/ledger-table';
+import { LedgerTable, useLedger } from '../credits';
+import { AccountPeopleCard } from '../people';
 import { useAccount, useAdjustCredits, useSetStatus, useUpdateSettings } from './api';
 import { AccountStatusBadge } from './status-badge';
 
@@ -51,7 +51,7 @@ export function AccountDetailPage() {
 function AccountDetailView({ account }: { account: AccountDetail }) {
   const { t, i18n } = useTranslation();
   const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
-  const ledger = useLedger(`/admin/accounts/${account.id}/ledger`);
+  const ledger = useLedger({ accountId: account.id });
   return (
     <Stack gap="lg">
       <div>
@@ -62,7 +62,12 @@ function AccountDetailView({ account }: { account: AccountDetail }) {
           <Title order={1}>{account.name}</Title>
           <AccountStatusBadge status={account.status} />
         </Group>
-        <Text c="dimmed">{t('accounts.idLine', { id: account.id })}</Text>
+        <Group gap="md">
+          <Text c="dimmed">{t('accounts.idLine', { id: account.id })}</Text>
+          <Anchor component={Link} to={`/admin/messages?accountId=${account.id}`} size="sm">
+            {t('accounts.messagesLink')}
+          </Anchor>
+        </Group>
       </div>
       <SimpleGrid cols={{ base: 1, xs: 3 }}>
         <Card withBorder>
@@ -97,6 +102,7 @@ function AccountDetailView({ account }: { account: AccountDetail }) {
         <SettingsCard account={account} />
       </SimpleGrid>
       <StatusCard account={account} />
+      <AccountPeopleCard accountId={account.id} />
       <Card withBorder>
         <Title order={2} size="h4" mb="sm">
           {t('accounts.senders')}
@@ -124,7 +130,7 @@ function AccountDetailView({ account }: { account: AccountDetail }) {
       <Title order={2} size="h3">
         {t('credits.ledger')}
       </Title>
-      <LedgerTable ledger={ledger} />
+      <LedgerTable ledger={ledger} messagesPath="/admin/messages" />
     </Stack>
   );
 }
@@ -210,7 +216,11 @@ function SettingsCard({ account }: { account: AccountDetail }) {
   const update = useUpdateSettings(account.id);
   const form = useForm<AccountSettingsBody>({
     resolver: zodResolver(accountSettingsBodySchema),
-    values: { pricePerPart: account.pricePerPart, rateLimitRequests: account.rateLimitRequests },
+    values: {
+      pricePerPart: account.pricePerPart,
+      rateLimitRequests: account.rateLimitRequests,
+      lowBalanceThreshold: account.lowBalanceThreshold,
+    },
   });
   const submit = form.handleSubmit((body) =>
     update.mutate(body, {
@@ -265,6 +275,23 @@ function SettingsCard({ account }: { account: AccountDetail }) {
                   />
                 ) : null}
               </Stack>
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="lowBalanceThreshold"
+            render={({ field }) => (
+              <NumberInput
+                label={t('accounts.lowBalanceThreshold')}
+                description={t('accounts.lowBalanceThresholdHint')}
+                min={0}
+                allowDecimal={false}
+                allowNegative={false}
+                thousandSeparator=","
+                value={field.value ?? 0}
+                onChange={(value) => field.onChange(typeof value === 'number' ? value : 0)}
+                error={errors.lowBalanceThreshold ? t('accounts.wholeNumber') : undefined}
+              />
             )}
           />
           <Group justify="flex-end">

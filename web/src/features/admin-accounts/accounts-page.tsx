@@ -13,17 +13,27 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { createAccountBodySchema, type CreateAccountBody } from '@contract/accounts';
+import { z } from 'zod';
+import { createAccountBodySchema } from '@contract/accounts';
+import { inviteBodySchema } from '@contract/people';
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
 import { usePageTitle } from '../../lib/use-page-title';
+import { inviteOwner } from '../people';
 import { useAccounts, useCreateAccount } from './api';
 import { AccountStatusBadge } from './status-badge';
 
 const PAGE_SIZE = 25;
+
+/** A new account, and (optionally) the email of its owner, invited right after. */
+const createAccountFormSchema = createAccountBodySchema.extend({
+  ownerEmail: z.union([z.literal(''), inviteBodySchema.shape.email]),
+});
+type CreateAccountForm = z.input<typeof createAccountFormSchema>;
 
 /** Every customer account, found by name, with balance and status; create one. */
 export function AccountsPage() {
@@ -109,19 +119,35 @@ function CreateAccountModal({ opened, onClose }: { opened: boolean; onClose: () 
   const { t } = useTranslation();
   const navigate = useNavigate();
   const create = useCreateAccount();
-  const form = useForm<CreateAccountBody>({
-    resolver: zodResolver(createAccountBodySchema),
-    defaultValues: { name: '', credits: 0, pricePerPart: 1 },
+  const form = useForm<CreateAccountForm>({
+    resolver: zodResolver(createAccountFormSchema),
+    defaultValues: { name: '', credits: 0, pricePerPart: 1, ownerEmail: '' },
   });
   const close = () => {
     form.reset();
     create.reset();
     onClose();
   };
-  const submit = form.handleSubmit((body) =>
+  const submit = form.handleSubmit(({ ownerEmail, ...body }) =>
     create.mutate(body, {
-      onSuccess: (account) => {
+      onSuccess: async (account) => {
         close();
+        // Right after creating it, its owner is invited (a failure shows on the account page,
+        // where the invitation can be sent again).
+        if (ownerEmail) {
+          await inviteOwner(account.id, ownerEmail).then(
+            () =>
+              notifications.show({
+                color: 'teal',
+                message: t('accounts.ownerInvited', { email: ownerEmail }),
+              }),
+            (error: unknown) =>
+              notifications.show({
+                color: 'red',
+                message: error instanceof Error ? error.message : String(error),
+              }),
+          );
+        }
         void navigate(`/admin/accounts/${account.id}`);
       },
     }),
@@ -169,6 +195,14 @@ function CreateAccountModal({ opened, onClose }: { opened: boolean; onClose: () 
                 error={errors.pricePerPart ? t('accounts.wholeNumber') : undefined}
               />
             )}
+          />
+          <TextInput
+            label={t('accounts.ownerEmail')}
+            description={t('accounts.ownerEmailHint')}
+            type="email"
+            autoComplete="off"
+            error={errors.ownerEmail ? t('people.emailInvalid') : undefined}
+            {...form.register('ownerEmail')}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>

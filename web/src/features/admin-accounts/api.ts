@@ -1,24 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  accountDetailSchema,
-  accountListSchema,
-  accountSchema,
-  type AccountSettingsBody,
-  type AccountStatus,
-  type CreateAccountBody,
-} from '@contract/accounts';
-import { balanceSchema, type AdjustCreditsBody } from '@contract/credits';
-import { api } from '../../lib/api-client';
+import type { AccountSettingsBody, AccountStatus, CreateAccountBody } from '@contract/accounts';
+import type { AdjustCreditsBody } from '@contract/credits';
+import { call } from '../../lib/api-client';
+import { ledgerKey } from '../credits';
 
 export function useAccounts(query: { search?: string; page: number; pageSize: number }) {
   return useQuery({
     queryKey: ['admin', 'accounts', query],
-    queryFn: ({ signal }) =>
-      api.get('/admin/accounts', {
-        schema: accountListSchema,
-        query: { search: query.search || undefined, page: query.page, pageSize: query.pageSize },
-        signal,
-      }),
+    queryFn: ({ signal }) => call('GET /admin/accounts', { query, signal }),
     placeholderData: (previous) => previous,
   });
 }
@@ -27,7 +16,7 @@ export function useAccount(accountId: number) {
   return useQuery({
     queryKey: ['admin', 'account', accountId],
     queryFn: ({ signal }) =>
-      api.get(`/admin/accounts/${accountId}`, { schema: accountDetailSchema, signal }),
+      call('GET /admin/accounts/:accountId', { params: { accountId }, signal }),
   });
 }
 
@@ -38,17 +27,14 @@ function useAccountChanged() {
     Promise.all([
       queryClient.invalidateQueries({ queryKey: ['admin', 'account', accountId] }),
       queryClient.invalidateQueries({ queryKey: ['admin', 'accounts'] }),
-      queryClient.invalidateQueries({
-        queryKey: ['ledger', `/admin/accounts/${accountId}/ledger`],
-      }),
+      queryClient.invalidateQueries({ queryKey: ledgerKey({ accountId }) }),
     ]);
 }
 
 export function useCreateAccount() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateAccountBody) =>
-      api.post('/admin/accounts', { body, schema: accountDetailSchema }),
+    mutationFn: (body: CreateAccountBody) => call('POST /admin/accounts', { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'accounts'] }),
   });
 }
@@ -57,7 +43,7 @@ export function useUpdateSettings(accountId: number) {
   const changed = useAccountChanged();
   return useMutation({
     mutationFn: (body: AccountSettingsBody) =>
-      api.patch(`/admin/accounts/${accountId}`, { body, schema: accountSchema }),
+      call('PATCH /admin/accounts/:accountId', { params: { accountId }, body }),
     onSuccess: () => changed(accountId),
   });
 }
@@ -66,7 +52,7 @@ export function useAdjustCredits(accountId: number) {
   const changed = useAccountChanged();
   return useMutation({
     mutationFn: (body: AdjustCreditsBody) =>
-      api.post(`/admin/accounts/${accountId}/credits`, { body, schema: balanceSchema }),
+      call('POST /admin/accounts/:accountId/credits', { params: { accountId }, body }),
     onSuccess: () => changed(accountId),
   });
 }
@@ -75,7 +61,7 @@ export function useSetStatus(accountId: number) {
   const changed = useAccountChanged();
   return useMutation({
     mutationFn: (status: AccountStatus) =>
-      api.put(`/admin/accounts/${accountId}/status`, { body: { status }, schema: accountSchema }),
+      call('PUT /admin/accounts/:accountId/status', { params: { accountId }, body: { status } }),
     onSuccess: () => changed(accountId),
   });
 }

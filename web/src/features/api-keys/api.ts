@@ -1,26 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  apiKeyListSchema,
-  apiKeySchema,
-  createdApiKeySchema,
-  type CreateApiKeyBody,
-} from '@contract/keys';
-import { api } from '../../lib/api-client';
+import type { CreateApiKeyBody } from '@contract/keys';
+import { call } from '../../lib/api-client';
 
 const keysQueryKey = ['api-keys'] as const;
 
 export function useApiKeys() {
   return useQuery({
     queryKey: keysQueryKey,
-    queryFn: ({ signal }) => api.get('/keys', { schema: apiKeyListSchema, signal }),
+    queryFn: ({ signal }) => call('GET /keys', { signal }),
   });
 }
 
 export function useCreateApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateApiKeyBody) =>
-      api.post('/keys', { body, schema: createdApiKeySchema }),
+    mutationFn: (body: CreateApiKeyBody) => call('POST /keys', { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keysQueryKey }),
   });
 }
@@ -28,7 +22,7 @@ export function useCreateApiKey() {
 export function useRevokeApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (keyId: number) => api.delete(`/keys/${keyId}`, { schema: apiKeySchema }),
+    mutationFn: (keyId: number) => call('DELETE /keys/:keyId', { params: { keyId } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keysQueryKey }),
   });
 }

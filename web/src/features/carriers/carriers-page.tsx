@@ -1,18 +1,22 @@
-import { Badge, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Card, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { Carrier } from '@contract/carriers';
+import type { CarriersStatus } from '@contract/carriers';
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
 import { useFormatDate } from '../../lib/use-format-date';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useCarriersStatus } from './api';
+import { CarrierCard } from './components/carrier-card';
+import { DispatcherTable } from './components/dispatcher-table';
+import { secondsBetween } from './seconds-between';
 
-/** What the operator listener's /status shows, refreshed every few seconds. */
+/**
+ * What every dispatcher process's /status shows, as each publishes it, added up per carrier
+ * and listed per process; refreshed every few seconds.
+ */
 export function CarriersPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   usePageTitle(t('areas.adminCarriers.title'));
   const status = useCarriersStatus();
-  const formatDate = useFormatDate();
-  const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
   const data = status.data;
   return (
     <Stack gap="lg">
@@ -25,48 +29,10 @@ export function CarriersPage() {
       <ApiErrorAlert error={status.error} />
       {data ? (
         <>
-          <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
-            <Card withBorder>
-              <Text size="sm" c="dimmed">
-                {t('carriers.queueDepth')}
-              </Text>
-              <Text size="xl" fw={700} data-testid="queue-depth">
-                {number.format(data.queueDepth)}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {t('carriers.queueDepthHint')}
-              </Text>
-            </Card>
-            <Card withBorder>
-              <Text size="sm" c="dimmed">
-                {t('carriers.dispatcher')}
-              </Text>
-              {data.dispatcher ? (
-                <Text size="sm">
-                  {t('carriers.dispatcherStats', {
-                    inFlight: number.format(data.dispatcher.partsInFlight),
-                    submitted: number.format(data.dispatcher.submitted),
-                    receipts: number.format(data.dispatcher.receipts),
-                  })}
-                </Text>
-              ) : (
-                <Text size="sm">{t('carriers.dispatcherElsewhere')}</Text>
-              )}
-            </Card>
-            <Card withBorder>
-              <Text size="sm" c="dimmed">
-                {t('carriers.checkedAt')}
-              </Text>
-              <Text size="sm" aria-live="polite">
-                {formatDate(data.checkedAt)}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {t('carriers.refreshing')}
-              </Text>
-            </Card>
-          </SimpleGrid>
+          <Summary data={data} />
+          {data.silentDispatchers.length > 0 ? <SilentDispatchers data={data} /> : null}
           {data.carriers.length === 0 ? (
-            <Text>{t('carriers.none')}</Text>
+            <Text>{t('carriers.none', { seconds: data.staleAfterSeconds })}</Text>
           ) : (
             <SimpleGrid cols={{ base: 1, md: 2 }}>
               {data.carriers.map((carrier) => (
@@ -74,6 +40,14 @@ export function CarriersPage() {
               ))}
             </SimpleGrid>
           )}
+          {data.dispatchers.length > 0 ? (
+            <Stack gap="xs" component="section" aria-labelledby="dispatcher-list">
+              <Title order={2} size="h4" id="dispatcher-list">
+                {t('carriers.dispatcherList')}
+              </Title>
+              <DispatcherTable dispatchers={data.dispatchers} checkedAt={data.checkedAt} />
+            </Stack>
+          ) : null}
         </>
       ) : status.isPending ? (
         <Text c="dimmed">{t('app.loading')}</Text>
@@ -82,50 +56,74 @@ export function CarriersPage() {
   );
 }
 
-function CarrierCard({ carrier }: { carrier: Carrier }) {
+function Summary({ data }: { data: CarriersStatus }) {
   const { t, i18n } = useTranslation();
-  const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB', {
-    maximumFractionDigits: 1,
-  });
-  const up = carrier.bindsUp > 0;
-  const full = carrier.bindsUp >= carrier.bindsWanted;
-  const rate =
-    carrier.submitsPerSecondLimit > 0
-      ? (carrier.currentRatePerSecond / carrier.submitsPerSecondLimit) * 100
-      : 0;
+  const formatDate = useFormatDate();
+  const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
+  const sum = (pick: (stats: CarriersStatus['dispatchers'][number]['stats']) => number) =>
+    data.dispatchers.reduce((total, dispatcher) => total + pick(dispatcher.stats), 0);
   return (
-    <Card withBorder component="section" aria-label={carrier.name} data-testid="carrier">
-      <Group justify="space-between" mb="sm">
-        <Title order={2} size="h4">
-          {carrier.name}
-        </Title>
-        <Badge color={!up ? 'red' : full ? 'teal' : 'yellow'}>
-          {!up ? t('carriers.down') : full ? t('carriers.up') : t('carriers.partial')}
-        </Badge>
-      </Group>
-      <Stack gap="xs">
-        <Text size="sm">
-          {t('carriers.binds', { up: carrier.bindsUp, wanted: carrier.bindsWanted })}
+    <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
+      <Card withBorder>
+        <Text size="sm" c="dimmed">
+          {t('carriers.queueDepth')}
         </Text>
-        <Text size="sm">{t('carriers.receivers', { up: carrier.receiversUp })}</Text>
-        <div>
-          <Text size="sm">
-            {t('carriers.rate', {
-              current: number.format(carrier.currentRatePerSecond),
-              limit: number.format(carrier.submitsPerSecondLimit),
+        <Text size="xl" fw={700} data-testid="queue-depth">
+          {number.format(data.queueDepth)}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {t('carriers.queueDepthHint')}
+        </Text>
+      </Card>
+      <Card withBorder>
+        <Text size="sm" c="dimmed">
+          {t('carriers.dispatchers')}
+        </Text>
+        <Text size="xl" fw={700} data-testid="dispatchers-reporting">
+          {t('carriers.dispatchersReporting', { count: data.dispatchers.length })}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {t('carriers.dispatcherTotals', {
+            inFlight: number.format(sum((s) => s.partsInFlight)),
+            submitted: number.format(sum((s) => s.submitted)),
+            receipts: number.format(sum((s) => s.receipts)),
+          })}
+        </Text>
+      </Card>
+      <Card withBorder>
+        <Text size="sm" c="dimmed">
+          {t('carriers.checkedAt')}
+        </Text>
+        <Text size="sm" aria-live="polite">
+          {formatDate(data.checkedAt)}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {t('carriers.refreshing')}
+        </Text>
+      </Card>
+    </SimpleGrid>
+  );
+}
+
+function SilentDispatchers({ data }: { data: CarriersStatus }) {
+  const { t } = useTranslation();
+  const formatDate = useFormatDate();
+  return (
+    <Alert color="yellow" title={t('carriers.silentTitle')} data-testid="silent-dispatchers">
+      <Text size="sm" mb="xs">
+        {t('carriers.silentHint', { seconds: data.staleAfterSeconds })}
+      </Text>
+      <List size="sm">
+        {data.silentDispatchers.map((dispatcher) => (
+          <List.Item key={dispatcher.owner}>
+            {t('carriers.silentOne', {
+              owner: dispatcher.owner,
+              at: formatDate(dispatcher.reportedAt),
+              seconds: secondsBetween(dispatcher.reportedAt, data.checkedAt),
             })}
-          </Text>
-          <Progress value={rate} size="sm" mt={4} aria-label={t('carriers.rateLabel')} />
-        </div>
-        <Text size="sm">
-          {t('carriers.inFlight', { inFlight: carrier.inFlight, waiting: carrier.waiting })}
-        </Text>
-        {carrier.lastError ? (
-          <Text size="sm" c="red.8">
-            {t('carriers.lastError', { error: carrier.lastError })}
-          </Text>
-        ) : null}
-      </Stack>
-    </Card>
+          </List.Item>
+        ))}
+      </List>
+    </Alert>
   );
 }

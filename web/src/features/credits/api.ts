@@ -1,23 +1,31 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { creditsSchema } from '@contract/credits';
-import { api } from '../../lib/api-client';
+import { call } from '../../lib/api-client';
 
 const PAGE_SIZE = 25;
 
-/**
- * The balance and the ledger, newest first, a page at a time by cursor. `path` is the owner's
- * own (`/credits`) or an admin's view of an account (`/admin/accounts/:id/ledger`).
- */
-export function useLedger(path: string) {
+/** Whose ledger: the owner's own account, or (an admin's view) one account by id. */
+export type LedgerScope = { readonly own: true } | { readonly accountId: number };
+
+/** The query key of a scope's ledger; every ledger is under `['ledger']`. */
+export function ledgerKey(scope: LedgerScope) {
+  return ['ledger', 'own' in scope ? 'own' : scope.accountId] as const;
+}
+
+/** The balance and the ledger, newest first, a page at a time by cursor. */
+export function useLedger(scope: LedgerScope) {
   return useInfiniteQuery({
-    queryKey: ['ledger', path],
+    queryKey: ledgerKey(scope),
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) =>
-      api.get(path, {
-        schema: creditsSchema,
-        query: { cursor: pageParam, limit: PAGE_SIZE },
-        signal,
-      }),
+    queryFn: ({ pageParam, signal }) => {
+      const query = { cursor: pageParam, limit: PAGE_SIZE };
+      return 'own' in scope
+        ? call('GET /credits', { query, signal })
+        : call('GET /admin/accounts/:accountId/ledger', {
+            params: { accountId: scope.accountId },
+            query,
+            signal,
+          });
+    },
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 }

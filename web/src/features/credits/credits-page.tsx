@@ -8,7 +8,7 @@ import { LedgerTable } from './ledger-table';
 export function CreditsPage() {
   const { t, i18n } = useTranslation();
   usePageTitle(t('areas.credits.title'));
-  const ledger = useLedger('/credits');
+  const ledger = useLedger({ own: true });
   const first = ledger.data?.pages[0];
   const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
   return (

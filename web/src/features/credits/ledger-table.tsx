@@ -1,16 +1,6 @@
-import {
-  Badge,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  Stack,
-  Table,
-  Text,
-  Tooltip,
-  UnstyledButton,
-} from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { LedgerEntry, LedgerReason } from '@contract/credits';
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
 import { useFormatDate } from '../../lib/use-format-date';
@@ -24,8 +14,17 @@ const REASON_COLOURS: Record<LedgerReason, string> = {
   adjustment: 'orange',
 };
 
-/** The ledger of one account with a "show more" that follows the cursor. */
-export function LedgerTable({ ledger }: { ledger: ReturnType<typeof useLedger> }) {
+/**
+ * The ledger of one account with a "show more" that follows the cursor. A movement about a
+ * message links to that message's page: the customer's own, or (`messagesPath`) the admin's.
+ */
+export function LedgerTable({
+  ledger,
+  messagesPath = '/messages',
+}: {
+  ledger: ReturnType<typeof useLedger>;
+  messagesPath?: string;
+}) {
   const { t, i18n } = useTranslation();
   const formatDate = useFormatDate();
   const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB', {
@@ -65,7 +64,11 @@ export function LedgerTable({ ledger }: { ledger: ReturnType<typeof useLedger> }
                   </Table.Td>
                   <Table.Td ta="right">{plain.format(entry.balanceAfter)}</Table.Td>
                   <Table.Td>
-                    {entry.messageUuid ? <MessageRef uuid={entry.messageUuid} /> : '—'}
+                    {entry.messageUuid ? (
+                      <MessageRef uuid={entry.messageUuid} messagesPath={messagesPath} />
+                    ) : (
+                      '—'
+                    )}
                   </Table.Td>
                   <Table.Td>{entry.note ?? ''}</Table.Td>
                 </Table.Tr>
@@ -90,17 +93,17 @@ export function LedgerTable({ ledger }: { ledger: ReturnType<typeof useLedger> }
 }
 
 /** The message a row is about: its uuid, shortened, copied whole on click. */
-function MessageRef({ uuid }: { uuid: string }) {
+function MessageRef({ uuid, messagesPath }: { uuid: string; messagesPath: string }) {
   const { t } = useTranslation();
   return (
-    <CopyButton value={uuid}>
-      {({ copied, copy }) => (
-        <Tooltip label={copied ? t('credits.copied') : uuid}>
-          <UnstyledButton onClick={copy} aria-label={t('credits.copyMessage', { uuid })}>
-            <Code>{uuid.slice(0, 8)}</Code>
-          </UnstyledButton>
-        </Tooltip>
-      )}
-    </CopyButton>
+    <Anchor
+      component={Link}
+      to={`${messagesPath}/${uuid}`}
+      ff="monospace"
+      size="sm"
+      aria-label={t('credits.openMessage', { uuid })}
+    >
+      {uuid.slice(0, 8)}
+    </Anchor>
   );
 }

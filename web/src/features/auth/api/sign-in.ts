@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, rememberToken } from '../../../lib/api-client';
+import { call, rememberToken } from '../../../lib/api-client';
 import { sessionQueryKey } from '../../../lib/session';
 import type { SignInBody } from '@contract/session';
 
@@ -10,7 +10,7 @@ import type { SignInBody } from '@contract/session';
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: SignInBody) => rememberToken(await api.post('/session', { body })),
+    mutationFn: async (body: SignInBody) => rememberToken(await call('POST /session', { body })),
     onSuccess: (session) => {
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
       queryClient.setQueryData(sessionQueryKey, session);

@@ -18,6 +18,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
   const { t } = useTranslation();
   const signIn = useSignIn();
   const [needsCode, setNeedsCode] = useState(false);
+  const [codeRejected, setCodeRejected] = useState(false);
   const form = useForm<SignInBody>({
     resolver: zodResolver(signInBodySchema),
     defaultValues: { email: '', password: '' },
@@ -27,7 +28,11 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
     signIn.mutate(body, {
       onSuccess: onSignedIn,
       onError: (error) => {
-        if (error instanceof ApiError && error.code === TOTP_REQUIRED) setNeedsCode(true);
+        if (!(error instanceof ApiError && error.code === TOTP_REQUIRED)) return;
+        // The first 401 asks for the code; another one means the code given was not taken.
+        setCodeRejected(needsCode && body.totpCode !== undefined);
+        setNeedsCode(true);
+        setTimeout(() => form.setFocus('totpCode'));
       },
     }),
   );
@@ -41,6 +46,11 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
         {failed ? (
           <Alert color="red" role="alert">
             {t('signIn.failed')}
+          </Alert>
+        ) : null}
+        {needsCode ? (
+          <Alert color={codeRejected ? 'red' : 'blue'} role={codeRejected ? 'alert' : 'status'}>
+            {codeRejected ? t('signIn.totpRejected') : t('signIn.totpStep')}
           </Alert>
         ) : null}
         <TextInput

@@ -1,18 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  senderRequestDetailSchema,
-  senderRequestListSchema,
-  type ResubmitForm,
-  type SenderRequestForm,
-} from '@contract/senders';
-import { api } from '../../../lib/api-client';
+import type { ResubmitForm, SenderRequestForm } from '@contract/senders';
+import { call } from '../../../lib/api-client';
 import { senderKeys } from './senders';
 
 export function useSenderRequests() {
   return useQuery({
     queryKey: senderKeys.requests,
-    queryFn: ({ signal }) =>
-      api.get('/sender-requests', { schema: senderRequestListSchema, signal }),
+    queryFn: ({ signal }) => call('GET /sender-requests', { signal }),
   });
 }
 
@@ -20,26 +14,15 @@ export function useSenderRequest(id: number) {
   return useQuery({
     queryKey: senderKeys.request(id),
     queryFn: ({ signal }) =>
-      api.get(`/sender-requests/${id}`, { schema: senderRequestDetailSchema, signal }),
+      call('GET /sender-requests/:requestId', { params: { requestId: id }, signal }),
   });
-}
-
-/** The multipart body the server reads: the form as JSON in `request`, then each file. */
-function uploadBody(form: SenderRequestForm | ResubmitForm, files: readonly File[]): FormData {
-  const body = new FormData();
-  body.append('request', JSON.stringify(form));
-  for (const file of files) body.append('documents', file, file.name);
-  return body;
 }
 
 export function useSubmitSenderRequest() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ form, files }: { form: SenderRequestForm; files: readonly File[] }) =>
-      api.post('/sender-requests', {
-        body: uploadBody(form, files),
-        schema: senderRequestDetailSchema,
-      }),
+      call('POST /sender-requests', { form, files }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: senderKeys.requests });
       void queryClient.invalidateQueries({ queryKey: senderKeys.senders });
@@ -51,9 +34,10 @@ export function useResubmitSenderRequest(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ form, files }: { form: ResubmitForm; files: readonly File[] }) =>
-      api.post(`/sender-requests/${id}/resubmit`, {
-        body: uploadBody(form, files),
-        schema: senderRequestDetailSchema,
+      call('POST /sender-requests/:requestId/resubmit', {
+        params: { requestId: id },
+        form,
+        files,
       }),
     onSuccess: (detail) => {
       queryClient.setQueryData(senderKeys.request(id), detail);

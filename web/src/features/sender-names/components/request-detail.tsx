@@ -73,9 +73,8 @@ function Documents({ request }: { request: SenderRequestDetail }) {
         <List size="sm" spacing={6} aria-label={t('senders.detail.documents')}>
           {request.documents.map((document) => (
             <List.Item key={document.id}>
-              <Anchor href={document.url} download={document.fileName}>
-                {document.fileName}
-              </Anchor>{' '}
+              {/* A plain link: the server's `attachment` answer makes it a download. */}
+              <Anchor href={document.url}>{document.fileName}</Anchor>{' '}
               <Badge size="xs" variant="outline">
                 {document.contentType.split('/')[1]}
               </Badge>{' '}

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
 import {
+  SENDER_NAME_MAX,
   senderRequestFormSchema,
   type SenderList,
   type SenderRequestDetail,
@@ -57,9 +58,8 @@ export function RequestForm({
         ) : null}
         <TextInput
           label={t('senders.fields.name')}
-          description={t('senders.form.nameHint')}
+          description={t('senders.form.nameHint', { max: SENDER_NAME_MAX })}
           required
-          maxLength={11}
           autoComplete="off"
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           error={errors.name?.message}

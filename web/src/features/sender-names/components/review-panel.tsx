@@ -12,7 +12,7 @@ import {
 import type { SenderRequestDetail } from '@contract/senders';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useReview, useSenderStatusChange, useShareSender, useUnshareSender } from '../api/review';
+import { useRequestSenderChange, useReview } from '../api/review';
 
 /** A reviewer's decision on a pending request: approve, ask for changes or reject, with a note. */
 export function ReviewPanel({ request }: { request: SenderRequestDetail }) {
@@ -83,13 +83,10 @@ export function ReviewPanel({ request }: { request: SenderRequestDetail }) {
 /** An approved request's sender: suspend or reinstate it, share it with other accounts. */
 export function SenderPanel({ request }: { request: SenderRequestDetail }) {
   const { t } = useTranslation();
-  const statusChange = useSenderStatusChange(request.id);
-  const share = useShareSender(request.id);
-  const unshare = useUnshareSender(request.id);
+  const change = useRequestSenderChange(request.id);
   const [accountId, setAccountId] = useState<number | string>('');
   const sender = request.sender;
   if (!sender) return null;
-  const failure = statusChange.error ?? share.error ?? unshare.error;
 
   return (
     <Card withBorder>
@@ -97,9 +94,9 @@ export function SenderPanel({ request }: { request: SenderRequestDetail }) {
         <Title order={2} size="h4">
           {t('senders.manage.title')}
         </Title>
-        {failure ? (
+        {change.error ? (
           <Alert color="red" role="alert">
-            {failure.message}
+            {change.error.message}
           </Alert>
         ) : null}
         <Group>
@@ -107,16 +104,16 @@ export function SenderPanel({ request }: { request: SenderRequestDetail }) {
             <Button
               color="red"
               variant="light"
-              loading={statusChange.isPending}
-              onClick={() => statusChange.mutate({ senderId: sender.id, action: 'suspend' })}
+              loading={change.isPending}
+              onClick={() => change.mutate({ senderId: sender.id, action: 'suspend' })}
             >
               {t('senders.manage.suspend')}
             </Button>
           ) : null}
           {sender.status === 'suspended' ? (
             <Button
-              loading={statusChange.isPending}
-              onClick={() => statusChange.mutate({ senderId: sender.id, action: 'reinstate' })}
+              loading={change.isPending}
+              onClick={() => change.mutate({ senderId: sender.id, action: 'reinstate' })}
             >
               {t('senders.manage.reinstate')}
             </Button>
@@ -139,7 +136,9 @@ export function SenderPanel({ request }: { request: SenderRequestDetail }) {
                   variant="subtle"
                   color="red"
                   aria-label={t('senders.manage.unshareLabel', { id })}
-                  onClick={() => unshare.mutate({ senderId: sender.id, accountId: id })}
+                  onClick={() =>
+                    change.mutate({ senderId: sender.id, action: 'unshare', accountId: id })
+                  }
                 >
                   {t('senders.manage.unshare')}
                 </Button>
@@ -159,11 +158,11 @@ export function SenderPanel({ request }: { request: SenderRequestDetail }) {
           <Button
             variant="light"
             disabled={sender.status !== 'approved' || typeof accountId !== 'number'}
-            loading={share.isPending}
+            loading={change.isPending}
             onClick={() =>
               typeof accountId === 'number' &&
-              share.mutate(
-                { senderId: sender.id, accountId },
+              change.mutate(
+                { senderId: sender.id, action: 'share', accountId },
                 { onSuccess: () => setAccountId('') },
               )
             }

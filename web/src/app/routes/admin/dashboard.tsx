@@ -1,0 +1,5 @@
+import { PlatformDashboardPage } from '../../../features/dashboard/platform-dashboard-page';
+
+export function AdminDashboardRoute() {
+  return <PlatformDashboardPage />;
+}

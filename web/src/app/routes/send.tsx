@@ -1,0 +1,5 @@
+import { ComposePage } from '../../features/compose/compose-page';
+
+export function SendRoute() {
+  return <ComposePage />;
+}

@@ -1,0 +1,5 @@
+import { TemplatesPage } from '../../features/templates/templates-page';
+
+export function TemplatesRoute() {
+  return <TemplatesPage />;
+}
