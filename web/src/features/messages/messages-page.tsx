@@ -88,9 +88,15 @@ export function MessagesPage({ scope }: { scope: MessageScope }) {
   const [search] = useDebouncedValue(fields.search, 300);
   const [sender] = useDebouncedValue(fields.sender, 300);
   const backwards = fields.from !== '' && fields.to !== '' && fields.from > fields.to;
-  // Longer than the server takes: said at the field, and not asked for.
+  // Longer than the server takes: said at the field, and not asked for. The debounced values
+  // lag the fields, so a value shortened a moment ago is still too long there: neither is asked.
   const searchTooLong = tooLong(messageListQuerySchema.shape.search, fields.search);
   const senderTooLong = tooLong(messageListQuerySchema.shape.sender, fields.sender);
+  const askable =
+    !searchTooLong &&
+    !senderTooLong &&
+    !tooLong(messageListQuerySchema.shape.search, search) &&
+    !tooLong(messageListQuerySchema.shape.sender, sender);
   const list = useMessages(
     scope,
     {
@@ -102,7 +108,7 @@ export function MessagesPage({ scope }: { scope: MessageScope }) {
       to: fields.to ? (startOfDayIn(fields.to, user.timeZone, 1) ?? '') : '',
       accountId: fields.accountId,
     },
-    !backwards && !searchTooLong && !senderTooLong,
+    !backwards && askable,
   );
   const phone = useMediaQuery('(max-width: 48em)');
   const messages = list.data?.data ?? [];
