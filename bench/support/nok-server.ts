@@ -10,6 +10,8 @@ import { loadConfig } from '../../src/config.js';
 import { generateApiKey } from '../../src/domain/accounts/api-key.js';
 import { createAccount } from '../../src/domain/accounts/create-account.js';
 import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
+import { hashPassword } from '../../src/domain/users/passwords.js';
+import { BENCH_OWNER } from './bench-owner.js';
 import { startRuntime, type Runtime } from '../../src/main.js';
 
 export type ParentMessage =
@@ -30,7 +32,10 @@ function send(message: ChildMessage): void {
   process.send?.(message);
 }
 
-/** An account with credits, an approved sender, a `*` key, and `blocked` on its blocklist. */
+/**
+ * An account with credits, an approved sender, a `*` key, `blocked` on its blocklist, and an
+ * owner who signs in to the console as `BENCH_OWNER`.
+ */
 async function seed(runtime: Runtime, credits: number, blocked: readonly string[]) {
   const { store } = runtime;
   const nowMs = Date.now();
@@ -52,6 +57,14 @@ async function seed(runtime: Runtime, credits: number, blocked: readonly string[
     nowMs,
   });
   if (blocked.length > 0) await store.addToBlocklist(account.id, blocked, nowMs);
+  await store.createUser({
+    email: BENCH_OWNER.email,
+    name: 'Bench owner',
+    role: 'owner',
+    accountId: account.id,
+    passwordHash: await hashPassword(BENCH_OWNER.password),
+    nowMs,
+  });
   return { key: generated.key, sender, accountId: account.id };
 }
 
