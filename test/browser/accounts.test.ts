@@ -165,6 +165,14 @@ for (const engine of testEngines()) {
 
       await page.goto('/console/admin/accounts');
       await page.getByRole('row', { name: /Bangkok Bakery/ }).waitFor();
+      // A search longer than the server takes is said at the field and not asked for; the
+      // list shown stays, and shortening it asks again.
+      const search = page.getByLabel('Find by name');
+      await search.fill('Bangkok Bakery'.padEnd(101, '.'));
+      await page.getByText('At most 100 characters').waitFor();
+      await search.fill('Bangkok Bakery');
+      await page.getByText('At most 100 characters').waitFor({ state: 'detached' });
+      await page.getByRole('row', { name: /Bangkok Bakery/ }).waitFor();
       await page.setViewportSize({ width: 1280, height: 800 });
       await screenshot(page, 'admin-accounts-desktop');
       // The refused deduction is a 402 the browser logs; nothing else went wrong.

@@ -12,17 +12,17 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
-import { createAccountBodySchema } from '@contract/accounts';
+import { accountListQuerySchema, createAccountBodySchema } from '@contract/accounts';
 import { inviteBodySchema } from '@contract/people';
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
 import { usePageTitle } from '../../lib/use-page-title';
+import { useSearchTerm } from '../../lib/use-search-term';
 import { inviteOwner } from '../people';
 import { useAccounts, useCreateAccount } from './api';
 import { AccountStatusBadge } from './status-badge';
@@ -40,10 +40,13 @@ export function AccountsPage() {
   const { t, i18n } = useTranslation();
   usePageTitle(t('areas.adminAccounts.title'));
   const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 250);
+  const found = useSearchTerm(accountListQuerySchema.shape.search, search, { delay: 250 });
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
-  const accounts = useAccounts({ search: debounced, page, pageSize: PAGE_SIZE });
+  const accounts = useAccounts(
+    { search: found.term ?? '', page, pageSize: PAGE_SIZE },
+    found.term !== null,
+  );
   const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
   const pages = accounts.data ? Math.max(1, Math.ceil(accounts.data.total / PAGE_SIZE)) : 1;
 
@@ -62,6 +65,7 @@ export function AccountsPage() {
         label={t('accounts.search')}
         type="search"
         value={search}
+        error={found.error}
         maw={360}
         onChange={(event) => {
           setSearch(event.currentTarget.value);

@@ -4,11 +4,15 @@ import type { AdjustCreditsBody } from '@contract/credits';
 import { call } from '../../lib/api-client';
 import { ledgerKey } from '../credits';
 
-export function useAccounts(query: { search?: string; page: number; pageSize: number }) {
+export function useAccounts(
+  query: { search?: string; page: number; pageSize: number },
+  enabled = true,
+) {
   return useQuery({
     queryKey: ['admin', 'accounts', query],
     queryFn: ({ signal }) => call('GET /admin/accounts', { query, signal }),
     placeholderData: (previous) => previous,
+    enabled,
   });
 }
 

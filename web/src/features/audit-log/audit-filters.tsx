@@ -1,8 +1,9 @@
 import { Button, Group, NativeSelect, Select, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { accountListQuerySchema } from '@contract/accounts';
 import { AUDIT_ACTION_FAMILIES } from '@contract/audit';
+import { useSearchTerm } from '../../lib/use-search-term';
 import { useAccountChoices, useAccountName } from './api';
 
 /** The filters as the address holds them: days are `YYYY-MM-DD` in the user's own zone. */
@@ -102,9 +103,13 @@ function AccountFilter({ value, onChange }: { value: string; onChange: (id: stri
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
-  const [debounced] = useDebouncedValue(search, 250);
   // Once an account is chosen the box shows its label: that is not a search.
-  const choices = useAccountChoices(chosen && debounced === chosen.label ? '' : debounced, true);
+  const showsChoice = chosen !== null && search === chosen.label;
+  const found = useSearchTerm(accountListQuerySchema.shape.search, search, { delay: 250 });
+  const choices = useAccountChoices(
+    chosen && found.term === chosen.label ? '' : (found.term ?? ''),
+    showsChoice || found.term !== null,
+  );
   const data = (choices.data?.data ?? []).map((account) => ({
     value: String(account.id),
     label: `${account.name} (#${account.id})`,
@@ -128,6 +133,7 @@ function AccountFilter({ value, onChange }: { value: string; onChange: (id: stri
       }}
       searchValue={search}
       onSearchChange={setSearch}
+      error={showsChoice ? undefined : found.error}
       nothingFoundMessage={t('audit.noAccountFound')}
       w={{ base: '100%', xs: 260 }}
     />

@@ -10,21 +10,19 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import {
-  MESSAGE_SEARCH_MAX,
   MESSAGE_STATUSES,
   messageListQuerySchema,
-  SENDER_NAME_MAX,
   type Message,
   type MessageStatus,
 } from '@contract/messages';
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
 import { useSessionUser } from '../../lib/session';
-import { tooLong } from '../../lib/too-long';
+import { useSearchTerm } from '../../lib/use-search-term';
 import { useFormatDate } from '../../lib/use-format-date';
 import { usePageTitle } from '../../lib/use-page-title';
 import { startOfDayIn } from '../../lib/zoned-day';
@@ -85,30 +83,22 @@ export function MessagesPage({ scope }: { scope: MessageScope }) {
   }, [fields, setParams]);
   const change = (changes: Partial<FilterFields>) =>
     setFields((before) => ({ ...before, page: 1, ...changes }));
-  const [search] = useDebouncedValue(fields.search, 300);
-  const [sender] = useDebouncedValue(fields.sender, 300);
   const backwards = fields.from !== '' && fields.to !== '' && fields.from > fields.to;
-  // Longer than the server takes: said at the field, and not asked for. The debounced values
-  // lag the fields, so a value shortened a moment ago is still too long there: neither is asked.
-  const searchTooLong = tooLong(messageListQuerySchema.shape.search, fields.search);
-  const senderTooLong = tooLong(messageListQuerySchema.shape.sender, fields.sender);
-  const askable =
-    !searchTooLong &&
-    !senderTooLong &&
-    !tooLong(messageListQuerySchema.shape.search, search) &&
-    !tooLong(messageListQuerySchema.shape.sender, sender);
+  // Text the server would refuse is said at the field, and not asked for.
+  const search = useSearchTerm(messageListQuerySchema.shape.search, fields.search);
+  const sender = useSearchTerm(messageListQuerySchema.shape.sender, fields.sender);
   const list = useMessages(
     scope,
     {
       page: fields.page,
       status: fields.status,
-      sender: sender.trim(),
-      search: search.trim(),
+      sender: sender.term ?? '',
+      search: search.term ?? '',
       from: fields.from ? (startOfDayIn(fields.from, user.timeZone) ?? '') : '',
       to: fields.to ? (startOfDayIn(fields.to, user.timeZone, 1) ?? '') : '',
       accountId: fields.accountId,
     },
-    !backwards && askable,
+    !backwards && search.term !== null && sender.term !== null,
   );
   const phone = useMediaQuery('(max-width: 48em)');
   const messages = list.data?.data ?? [];
@@ -137,7 +127,7 @@ export function MessagesPage({ scope }: { scope: MessageScope }) {
           placeholder={t('messages.searchHint')}
           value={fields.search}
           onChange={(event) => change({ search: event.currentTarget.value })}
-          error={searchTooLong ? t('errors.tooLong', { max: MESSAGE_SEARCH_MAX }) : undefined}
+          error={search.error}
           w={{ base: '100%', xs: 240 }}
         />
         <NativeSelect
@@ -153,7 +143,7 @@ export function MessagesPage({ scope }: { scope: MessageScope }) {
         <TextInput
           label={t('messages.sender')}
           value={fields.sender}
-          error={senderTooLong ? t('errors.tooLong', { max: SENDER_NAME_MAX }) : undefined}
+          error={sender.error}
           onChange={(event) => change({ sender: event.currentTarget.value })}
           w={{ base: '100%', xs: 140 }}
         />

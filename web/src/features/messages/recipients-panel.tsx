@@ -1,5 +1,4 @@
 import { Button, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -9,7 +8,7 @@ import {
   type RecipientStatus,
 } from '@contract/messages';
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
-import { tooLong } from '../../lib/too-long';
+import { useSearchTerm } from '../../lib/use-search-term';
 import { useFormatDate } from '../../lib/use-format-date';
 import {
   exportHref,
@@ -42,9 +41,10 @@ export function RecipientsPanel({
   const [search, setSearch] = useState('');
   const digits = search.replace(/\D/g, '');
   // Longer than the server takes: said at the field, and the list stays unfiltered meanwhile.
-  const searchTooLong = tooLong(recipientQuerySchema.shape.search, digits);
-  const [debounced] = useDebouncedValue(searchTooLong ? '' : digits, 300);
-  const filters = { status, search: debounced };
+  const numbers = useSearchTerm(recipientQuerySchema.shape.search, digits, {
+    tooLong: t('messages.numberSearchTooLong', { max: RECIPIENT_SEARCH_MAX }),
+  });
+  const filters = { status, search: numbers.term ?? '' };
   const recipients = useRecipients(scope, uuid, filters);
   useFirstPageRefresh({
     version,
@@ -98,11 +98,7 @@ export function RecipientsPanel({
           placeholder="0812345678"
           inputMode="numeric"
           value={search}
-          error={
-            searchTooLong
-              ? t('messages.numberSearchTooLong', { max: RECIPIENT_SEARCH_MAX })
-              : undefined
-          }
+          error={numbers.error}
           onChange={(event) => setSearch(event.currentTarget.value)}
           w={{ base: '100%', xs: 200 }}
         />

@@ -8,14 +8,14 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { SENDER_STATUSES, type SenderStatus } from '@contract/senders';
+import { adminSenderListQuerySchema, SENDER_STATUSES, type SenderStatus } from '@contract/senders';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAllSenders } from '../../../features/sender-names/api/admin-senders';
 import { ManagedSenderTable } from '../../../features/sender-names/components/managed-sender-table';
 import { QueryFailure } from '../../../components/ui/query-failure';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { useSearchTerm } from '../../../lib/use-search-term';
 
 const PAGE_SIZE = 25;
 
@@ -24,15 +24,21 @@ export function AdminSendersRoute() {
   const { t, i18n } = useTranslation();
   usePageTitle(t('areas.adminSenders.title'));
   const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 250);
+  const found = useSearchTerm(adminSenderListQuerySchema.shape.search, search, {
+    delay: 250,
+    invalid: t('senders.all.searchInvalid'),
+  });
   const [status, setStatus] = useState<SenderStatus | ''>('');
   const [page, setPage] = useState(1);
-  const senders = useAllSenders({
-    search: debounced,
-    status,
-    offset: (page - 1) * PAGE_SIZE,
-    limit: PAGE_SIZE,
-  });
+  const senders = useAllSenders(
+    {
+      search: found.term ?? '',
+      status,
+      offset: (page - 1) * PAGE_SIZE,
+      limit: PAGE_SIZE,
+    },
+    found.term !== null,
+  );
   const pages = senders.data ? Math.max(1, Math.ceil(senders.data.total / PAGE_SIZE)) : 1;
   return (
     <Stack gap="lg">
@@ -46,6 +52,7 @@ export function AdminSendersRoute() {
         <TextInput
           label={t('senders.all.search')}
           value={search}
+          error={found.error}
           onChange={(event) => {
             setSearch(event.currentTarget.value);
             setPage(1);

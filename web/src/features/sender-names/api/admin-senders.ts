@@ -13,7 +13,7 @@ export interface SenderFilters {
 }
 
 /** Every sender of the platform, oldest first, with its account and shares: the admins' list. */
-export function useAllSenders(filters: SenderFilters) {
+export function useAllSenders(filters: SenderFilters, enabled = true) {
   return useQuery({
     queryKey: [...senderKeys.all, filters],
     queryFn: ({ signal }) =>
@@ -27,6 +27,7 @@ export function useAllSenders(filters: SenderFilters) {
         signal,
       }),
     placeholderData: keepPreviousData,
+    enabled,
   });
 }
 

@@ -1,9 +1,10 @@
 import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { accountListQuerySchema } from '@contract/accounts';
 import type { AdminSenderRow } from '@contract/senders';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/api-error-alert';
+import { useSearchTerm } from '../../../lib/use-search-term';
 import { useAccountSearch, useSenderChange } from '../api/admin-senders';
 
 interface Choice {
@@ -22,11 +23,12 @@ export function ShareSenderModal({
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState<Choice | null>(null);
-  const [debounced] = useDebouncedValue(search, 250);
   // Once an account is chosen the box shows its label: that is not a search.
+  const showsChoice = chosen !== null && search === chosen.label;
+  const found = useSearchTerm(accountListQuerySchema.shape.search, search, { delay: 250 });
   const accounts = useAccountSearch(
-    chosen && debounced === chosen.label ? '' : debounced,
-    sender !== null,
+    chosen && found.term === chosen.label ? '' : (found.term ?? ''),
+    sender !== null && (showsChoice || found.term !== null),
   );
   const change = useSenderChange();
   const excluded = new Set([
@@ -65,6 +67,7 @@ export function ShareSenderModal({
             onChange={(value, option) => setChosen(value && option ? option : null)}
             searchValue={search}
             onSearchChange={setSearch}
+            error={showsChoice ? undefined : found.error}
             nothingFoundMessage={t('senders.all.noAccountFound')}
             data-autofocus
           />
