@@ -81,6 +81,29 @@ describe(`compose and send in the console (${engine.name})`, () => {
       .waitFor();
     await screenshot(page, 'compose-desktop');
 
+    // Longer than a send takes (counted in characters, as the server counts: 1,000 emoji are
+    // 2,000 UTF-16 units and pass): said as it is typed, and nothing can be checked or sent.
+    const text = page.getByLabel('Message text');
+    const tooLong = 'A message holds at most 1,000 characters: shorten it to send.';
+    await text.fill('🙂'.repeat(1_000));
+    await page
+      .getByTestId('part-counter')
+      .getByText(/1,000 characters/)
+      .waitFor();
+    assert.equal(await page.getByText(tooLong).count(), 0);
+    await text.fill('🙂'.repeat(1_001));
+    await page.getByText(tooLong).waitFor();
+    assert.equal(
+      await page.getByRole('button', { name: 'Check before sending' }).isDisabled(),
+      true,
+    );
+    await text.fill(THAI_3_PARTS);
+    await page.getByText(tooLong).waitFor({ state: 'detached' });
+    await page
+      .getByTestId('live-cost')
+      .getByText(/= 600,000 credits/)
+      .waitFor();
+
     await page.getByRole('button', { name: 'Check before sending' }).click();
     const dialog = page.getByRole('dialog', { name: 'Check and confirm' });
     await dialog.waitFor();

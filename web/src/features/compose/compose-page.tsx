@@ -18,6 +18,7 @@ import {
   countCharacters,
   countParts,
   MAX_PASTED_NUMBERS,
+  MAX_SEND_CONTENT_CHARS,
   MULTI_PART_UNITS,
   previewTemplate,
   renderTemplate,
@@ -81,16 +82,21 @@ export function ComposePage() {
   const leftEmpty = template ? previewTemplate(template.body, filled).missing : [];
   const characters = countCharacters(text);
   const parts = text.length === 0 ? 0 : countParts(text);
+  // Longer than a send takes: said as it is typed, and neither priced nor sent.
+  const contentTooLong = characters > MAX_SEND_CONTENT_CHARS;
+  const tooLongText = t('compose.contentTooLong', { max: number(MAX_SEND_CONTENT_CHARS) });
   const numbers = useMemo(() => typedNumbers(typed), [typed]);
 
   const contentFields: Pick<SendBody, 'content' | 'templateId' | 'variables'> | null =
-    contentMode === 'text'
-      ? content.trim()
-        ? { content }
-        : null
-      : template
-        ? { templateId: template.id, variables: filled }
-        : null;
+    contentTooLong
+      ? null
+      : contentMode === 'text'
+        ? content.trim()
+          ? { content }
+          : null
+        : template
+          ? { templateId: template.id, variables: filled }
+          : null;
   const recipientFields: Pick<SendBody, 'msisdns' | 'contactGroupId' | 'recipientListId'> | null =
     recipientMode === 'typed'
       ? numbers.length > 0 && numbers.length <= MAX_PASTED_NUMBERS
@@ -179,6 +185,7 @@ export function ComposePage() {
               autosize
               minRows={4}
               value={content}
+              error={contentTooLong ? tooLongText : undefined}
               onChange={(event) => setContent(event.currentTarget.value)}
             />
           ) : (
@@ -224,6 +231,11 @@ export function ComposePage() {
                       {t('compose.leftEmpty', {
                         names: leftEmpty.map((name) => `{{${name}}}`).join(', '),
                       })}
+                    </Text>
+                  ) : null}
+                  {contentTooLong ? (
+                    <Text size="sm" c="red" mt="xs" role="alert">
+                      {tooLongText}
                     </Text>
                   ) : null}
                 </Card>
