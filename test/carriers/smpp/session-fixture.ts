@@ -22,7 +22,9 @@ export function sessionOptions(
     mode: 'transceiver',
     systemId: 'nok',
     password: 'secret',
-    responseTimeoutMs: 1_000,
+    // Wide, so that a loaded machine does not time out a test about something else; a test
+    // of timeouts sets its own.
+    responseTimeoutMs: 10_000,
     enquireLinkIntervalMs: 60_000,
     ...options,
   };
