@@ -17,7 +17,7 @@ import {
   type ConsoleServer,
   type WatchedPage,
 } from '../support/console-browser.js';
-import { testEngines } from '../support/engines.js';
+import { pageEngine } from '../support/engines.js';
 
 const DAY_MS = 86_400_000;
 const OWNER_IP = '203.0.113.9';
@@ -37,7 +37,7 @@ function logRows(page: Page) {
 }
 
 // One engine is enough for the page; the API tests run both.
-const engine = testEngines()[0]!;
+const engine = pageEngine('sqlite');
 
 describe(`the audit log in the console (${engine.name})`, () => {
   let browser: Browser;

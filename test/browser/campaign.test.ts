@@ -13,7 +13,7 @@ import {
   type ConsoleServer,
 } from '../support/console-browser.js';
 import { startDeliveryRig, type DeliveryRig } from '../support/delivery-rig.js';
-import { testEngines } from '../support/engines.js';
+import { pageEngine } from '../support/engines.js';
 
 // 165 UTF-16 units of Thai: three parts of 67, 67 and 31.
 const THAI_3_PARTS = 'สวัสดีครับ '.repeat(15);
@@ -37,7 +37,7 @@ function groupFile(): Buffer {
 }
 
 // One engine: the whole path in a browser; the API tests cover both engines.
-const engine = testEngines()[0]!;
+const engine = pageEngine('sqlite');
 
 /**
  * Issue 9's campaign, done in the browser only: the people click, type and upload; the test's

@@ -14,7 +14,7 @@ import {
   startConsoleServer,
   type ConsoleServer,
 } from '../support/console-browser.js';
-import { testEngines } from '../support/engines.js';
+import { pageEngine } from '../support/engines.js';
 
 // 165 UTF-16 units of Thai: three parts of 67, 67 and 31.
 const THAI_3_PARTS = 'สวัสดีครับ '.repeat(15);
@@ -24,7 +24,7 @@ async function heading(page: Page, text: string): Promise<void> {
 }
 
 // One engine is enough for the pages; the API tests run both.
-const engine = testEngines()[0]!;
+const engine = pageEngine('sqlite');
 
 describe(`compose and send in the console (${engine.name})`, () => {
   let browser: Browser;

@@ -9,7 +9,7 @@ import {
   startConsoleServer,
   type ConsoleServer,
 } from '../support/console-browser.js';
-import { testEngines } from '../support/engines.js';
+import { pageEngine } from '../support/engines.js';
 
 async function heading(page: Page, text: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
@@ -24,7 +24,7 @@ function groupFile(count: number): Buffer {
 }
 
 // One engine is enough for the pages; the API tests run both.
-const engine = testEngines()[0]!;
+const engine = pageEngine('sqlite');
 
 describe(`contact groups, templates and the blocklist in the console (${engine.name})`, () => {
   let browser: Browser;

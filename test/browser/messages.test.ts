@@ -15,7 +15,7 @@ import {
   type WatchedPage,
 } from '../support/console-browser.js';
 import { startDeliveryRig, type DeliveryRig } from '../support/delivery-rig.js';
-import { testEngines } from '../support/engines.js';
+import { pageEngine } from '../support/engines.js';
 
 const DAY_MS = 86_400_000;
 
@@ -28,7 +28,7 @@ async function heading(page: Page, text: string): Promise<void> {
 }
 
 // One engine is enough for the pages; the API tests run both.
-const engine = testEngines()[0]!;
+const engine = pageEngine('sqlite');
 
 describe(`messages in the console (${engine.name})`, () => {
   let browser: Browser;

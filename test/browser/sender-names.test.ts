@@ -13,14 +13,14 @@ import {
 } from '../support/console-browser.js';
 import { createConsoleUser } from '../support/console-session.js';
 import { pdfBytes, pngBytes } from '../support/documents.js';
-import { testEngines } from '../support/engines.js';
+import { pageEngine } from '../support/engines.js';
 
 async function heading(page: Page, text: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
 }
 
 // One engine is enough for the pages; the API tests run both.
-const engine = testEngines()[0]!;
+const engine = pageEngine('sqlite');
 
 describe(`sender names in the console (${engine.name})`, () => {
   let browser: Browser;

@@ -24,7 +24,7 @@ import {
 import { readFileSync } from 'node:fs';
 import { runNok } from '../cli/nok-process.js';
 import { pdfBytes, pngBytes } from '../support/documents.js';
-import { testEngines } from '../support/engines.js';
+import { pageEngine } from '../support/engines.js';
 import { freePort } from '../support/free-port.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { linkIn, startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
@@ -42,7 +42,7 @@ async function heading(page: Page, text: string): Promise<void> {
 }
 
 // One engine is enough for the browser; the API tests run both.
-const engine = testEngines()[0]!;
+const engine = pageEngine('postgres');
 
 describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
   let browser: Browser;

@@ -70,6 +70,17 @@ function postgres(url: string): TestEngine {
  * SQLite always; PostgreSQL when NOK_TEST_PG_URL is set. Under CI a missing PostgreSQL URL is
  * an error, not a quiet skip.
  */
+/**
+ * The one engine a browser suite runs on. Pages behave the same over either engine, and the
+ * console API's own tests run on both; a suite names the engine it prefers, so that with
+ * PostgreSQL configured the browser still drives some pages over each. Without PostgreSQL every
+ * suite runs on SQLite.
+ */
+export function pageEngine(prefer: TestEngine['name']): TestEngine {
+  const engines = testEngines();
+  return engines.find((engine) => engine.name === prefer) ?? engines[0]!;
+}
+
 export function testEngines(): TestEngine[] {
   const url = process.env.NOK_TEST_PG_URL;
   if (!url && process.env.CI === 'true') {
