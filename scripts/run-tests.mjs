@@ -23,9 +23,23 @@ function findTests(dir) {
 const passThrough = process.argv.slice(2);
 const explicit = passThrough.filter((arg) => !arg.startsWith('-'));
 const flags = passThrough.filter((arg) => arg.startsWith('-'));
-const files = (explicit.length > 0 ? explicit : ['src', 'test']).flatMap((path) =>
-  existsSync(path) && statSync(path).isDirectory() ? findTests(path).sort() : [path],
-);
+// The slowest files start first, so that the run does not end waiting on one of them alone:
+// a browser suite takes minutes beside others, most files take seconds.
+const SLOW_FIRST = [
+  /(^|[\\/])test[\\/]browser[\\/]/,
+  /(^|[\\/])test[\\/](cli|dispatcher|faults)[\\/]/,
+];
+const rank = (file) => {
+  const slow = SLOW_FIRST.findIndex((pattern) => pattern.test(file));
+  return slow === -1 ? SLOW_FIRST.length : slow;
+};
+const files = (explicit.length > 0 ? explicit : ['src', 'test'])
+  .flatMap((path) =>
+    existsSync(path) && statSync(path).isDirectory() ? findTests(path).sort() : [path],
+  )
+  .map((file, order) => ({ file, order, rank: rank(file) }))
+  .sort((a, b) => a.rank - b.rank || a.order - b.order)
+  .map(({ file }) => file);
 if (files.length === 0) {
   console.error(`No *.test.ts file under ${explicit.join(', ')}`);
   process.exit(1);
