@@ -1,5 +1,5 @@
 import { keepPreviousData, skipToken, useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useDebouncedValue } from '@mantine/hooks';
 import type { PreviewBody, RecipientList, SendBody } from '@contract/compose';
 import { call, uploadFile } from '../../lib/api-client';
 
@@ -17,19 +17,12 @@ export function useContactGroups() {
   });
 }
 
-/** `value`, once it has stayed the same for `ms`. */
-export function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
-
-/** The cost of the message as it is typed: asked again a moment after the typing stops. */
+/**
+ * The cost of the message as it is typed: asked again a moment after the typing stops. `body`
+ * must keep its identity while it is unchanged, or the debounce never settles.
+ */
 export function usePreview(body: PreviewBody | null) {
-  const settled = useDebounced(body, 400);
+  const [settled] = useDebouncedValue(body, 400);
   return useQuery({
     queryKey: ['preview-cost', settled],
     queryFn:

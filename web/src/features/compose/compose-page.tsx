@@ -76,7 +76,10 @@ export function ComposePage() {
   );
   // Every placeholder is sent with what was typed into its field, an empty one as nothing
   // (as the server fills it): the text below is the one sent and charged.
-  const filled = template ? pick(variables, template.variables) : {};
+  const filled = useMemo(
+    () => (template ? pick(variables, template.variables) : {}),
+    [template, variables],
+  );
   const text =
     contentMode === 'text' ? content : template ? renderTemplate(template.body, filled) : '';
   const leftEmpty = template ? previewTemplate(template.body, filled).missing : [];
@@ -87,30 +90,33 @@ export function ComposePage() {
   const tooLongText = t('compose.contentTooLong', { max: number(MAX_SEND_CONTENT_CHARS) });
   const numbers = useMemo(() => typedNumbers(typed), [typed]);
 
-  const contentFields: Pick<SendBody, 'content' | 'templateId' | 'variables'> | null =
-    contentTooLong
-      ? null
-      : contentMode === 'text'
-        ? content.trim()
-          ? { content }
-          : null
-        : template
-          ? { templateId: template.id, variables: filled }
-          : null;
-  const recipientFields: Pick<SendBody, 'msisdns' | 'contactGroupId' | 'recipientListId'> | null =
-    recipientMode === 'typed'
-      ? numbers.length > 0 && numbers.length <= MAX_PASTED_NUMBERS
+  // The body priced is kept as one object while its parts stay the same, so that the preview's
+  // debounce settles instead of restarting at every render.
+  const contentFields = useMemo((): Pick<
+    SendBody,
+    'content' | 'templateId' | 'variables'
+  > | null => {
+    if (contentTooLong) return null;
+    if (contentMode === 'text') return content.trim() ? { content } : null;
+    return template ? { templateId: template.id, variables: filled } : null;
+  }, [contentTooLong, contentMode, content, template, filled]);
+  const recipientFields = useMemo((): Pick<
+    SendBody,
+    'msisdns' | 'contactGroupId' | 'recipientListId'
+  > | null => {
+    if (recipientMode === 'typed') {
+      return numbers.length > 0 && numbers.length <= MAX_PASTED_NUMBERS
         ? { msisdns: numbers }
-        : null
-      : recipientMode === 'group'
-        ? groupId
-          ? { contactGroupId: Number(groupId) }
-          : null
-        : list
-          ? { recipientListId: list.id }
-          : null;
-  const previewBody: PreviewBody | null =
-    contentFields && recipientFields ? { ...contentFields, ...recipientFields } : null;
+        : null;
+    }
+    if (recipientMode === 'group') return groupId ? { contactGroupId: Number(groupId) } : null;
+    return list ? { recipientListId: list.id } : null;
+  }, [recipientMode, numbers, groupId, list]);
+  const previewBody = useMemo(
+    (): PreviewBody | null =>
+      contentFields && recipientFields ? { ...contentFields, ...recipientFields } : null,
+    [contentFields, recipientFields],
+  );
   const preview = usePreview(previewBody);
   const scheduledTime = when === 'later' ? wallTimeIn(later, timeZone) : null;
   const ready =
