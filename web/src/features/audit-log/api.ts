@@ -41,17 +41,6 @@ export function useAuditLog(scope: 'owner' | 'admin', filters: AuditFilters, ena
   });
 }
 
-/** Accounts whose name matches `search`, for an admin's account filter. */
-export function useAccountChoices(search: string, enabled: boolean) {
-  const query = { search: search || undefined, page: 1, pageSize: 50 };
-  return useQuery({
-    queryKey: ['admin', 'accounts', query],
-    queryFn: ({ signal }) => call('GET /admin/accounts', { query, signal }),
-    enabled,
-    placeholderData: (previous) => previous,
-  });
-}
-
 /** One account's name, for the account filter when the page opens on it (`?accountId=`). */
 export function useAccountName(accountId: string) {
   return useQuery({

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { accountListQuerySchema } from '@contract/accounts';
 import { AUDIT_ACTION_FAMILIES } from '@contract/audit';
 import { useSearchTerm } from '../../lib/use-search-term';
-import { useAccountChoices, useAccountName } from './api';
+import { useAccounts } from '../admin-accounts';
+import { useAccountName } from './api';
 
 /** The filters as the address holds them: days are `YYYY-MM-DD` in the user's own zone. */
 export interface AuditFilterDays {
@@ -106,8 +107,12 @@ function AccountFilter({ value, onChange }: { value: string; onChange: (id: stri
   // Once an account is chosen the box shows its label: that is not a search.
   const showsChoice = chosen !== null && search === chosen.label;
   const found = useSearchTerm(accountListQuerySchema.shape.search, search, { delay: 250 });
-  const choices = useAccountChoices(
-    chosen && found.term === chosen.label ? '' : (found.term ?? ''),
+  const choices = useAccounts(
+    {
+      search: chosen && found.term === chosen.label ? '' : (found.term ?? ''),
+      page: 1,
+      pageSize: 50,
+    },
     showsChoice || found.term !== null,
   );
   const data = (choices.data?.data ?? []).map((account) => ({

@@ -71,14 +71,3 @@ export function useSenderChange() {
       ]),
   });
 }
-
-/** Accounts whose name holds `search`, to share a sender with. */
-export function useAccountSearch(search: string, enabled: boolean) {
-  const query = { search: search || undefined, page: 1, pageSize: 20 };
-  return useQuery({
-    queryKey: ['admin', 'accounts', query],
-    queryFn: ({ signal }) => call('GET /admin/accounts', { query, signal }),
-    enabled,
-    placeholderData: keepPreviousData,
-  });
-}

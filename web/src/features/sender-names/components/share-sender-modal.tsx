@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../../components/ui/api-error-alert';
 import { useSearchTerm } from '../../../lib/use-search-term';
-import { useAccountSearch, useSenderChange } from '../api/admin-senders';
+import { useAccounts } from '../../admin-accounts';
+import { useSenderChange } from '../api/admin-senders';
 
 interface Choice {
   readonly value: string;
@@ -26,8 +27,12 @@ export function ShareSenderModal({
   // Once an account is chosen the box shows its label: that is not a search.
   const showsChoice = chosen !== null && search === chosen.label;
   const found = useSearchTerm(accountListQuerySchema.shape.search, search, { delay: 250 });
-  const accounts = useAccountSearch(
-    chosen && found.term === chosen.label ? '' : (found.term ?? ''),
+  const accounts = useAccounts(
+    {
+      search: chosen && found.term === chosen.label ? '' : (found.term ?? ''),
+      page: 1,
+      pageSize: 20,
+    },
     sender !== null && (showsChoice || found.term !== null),
   );
   const change = useSenderChange();
