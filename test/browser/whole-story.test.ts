@@ -201,6 +201,7 @@ describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
     await screenshot(first.page, 'story-00-admin-enrols-totp');
     await first.page.getByRole('button', { name: 'I have saved them' }).click();
     await first.page.getByText(/Recovery codes left: 10/).waitFor();
+    await first.close();
     harness.clock.advance(30_000);
 
     // 1. The admin signs in with a TOTP code and creates the account.

@@ -137,9 +137,15 @@ export async function signInAs(
   assert.equal(response.status(), 200, await response.text());
 }
 
+/** A picture is an artefact, not the thing under test: it may take longer than an action. */
+const SCREENSHOT_TIMEOUT_MS = 30_000;
+
 /** Writes `test-artifacts/screenshots/<name>.png`, the whole page. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // Chromium may stop drawing a page that is not its front one, and a capture then waits for a
+  // frame that never comes: with several people's pages open in one browser, put this one first.
+  await page.bringToFront();
   // From the top: a page scrolled (by a focused button) shows its fixed header mid-picture.
   await page.evaluate(() => window.scrollTo(0, 0));
   // After a resize the navigation slides to its new place: wait for every finite transition or
@@ -151,5 +157,9 @@ export async function screenshot(page: Page, name: string): Promise<void> {
     const settled = Promise.all(finite.map((animation) => animation.finished.catch(() => {})));
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 2_000))]);
   });
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  await page.screenshot({
+    path: join(SCREENSHOT_DIR, `${name}.png`),
+    fullPage: true,
+    timeout: SCREENSHOT_TIMEOUT_MS,
+  });
 }
