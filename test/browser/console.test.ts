@@ -300,7 +300,7 @@ describe(`the console in Chromium (${engine.name})`, () => {
       const box = document.querySelector('nav#console-navigation')?.getBoundingClientRect();
       return box !== undefined && box.left >= 0 && box.right <= width;
     }, PHONE.width);
-    await screenshot(page, 'navigation-open-phone');
+    await screenshot(page, 'navigation-open-phone', { fullPage: false });
 
     await link.click();
     await expectHeading(page, 'Sender names');

@@ -140,8 +140,15 @@ export async function signInAs(
 /** A picture is an artefact, not the thing under test: it may take longer than an action. */
 const SCREENSHOT_TIMEOUT_MS = 30_000;
 
-/** Writes `test-artifacts/screenshots/<name>.png`, the whole page. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Writes `test-artifacts/screenshots/<name>.png`: the whole page, or with `{ fullPage: false }`
+ * what the window shows (an open phone navigation covers the window, not the page below it).
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  { fullPage = true }: { fullPage?: boolean } = {},
+): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   // Chromium may stop drawing a page that is not its front one, and a capture then waits for a
   // frame that never comes: with several people's pages open in one browser, put this one first.
@@ -159,7 +166,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   });
   await page.screenshot({
     path: join(SCREENSHOT_DIR, `${name}.png`),
-    fullPage: true,
+    fullPage,
     timeout: SCREENSHOT_TIMEOUT_MS,
   });
 }
