@@ -231,11 +231,7 @@ describe(`the audit log in the console (${engine.name})`, () => {
     await page.getByRole('option', { name: /Chiang Mai Coffee/ }).click();
     await page.waitForFunction(() => /^\?accountId=\d+$/.test(location.search));
     await logRows(page).filter({ hasText: 'Account created' }).waitFor();
-    await page.waitForFunction(
-      () => !document.body.textContent?.includes('API key created'),
-      undefined,
-      { timeout: 5_000 },
-    );
+    await page.waitForFunction(() => !document.body.textContent?.includes('API key created'));
     const rows = await logRows(page).allTextContents();
     assert.ok(rows.length > 0);
     assert.ok(

@@ -15,8 +15,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { totpCode } from '../../src/domain/users/totp.js';
 import { smtpMailer } from '../../src/mail/smtp-mailer.js';
 import {
-  DESKTOP,
   launchChromium,
+  openPage,
   PHONE,
   screenshot,
   type WatchedPage,
@@ -76,20 +76,7 @@ describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
 
   /** A fresh browser profile of its own (one person), watching for errors. */
   async function person(): Promise<WatchedPage> {
-    const context = await browser.newContext({
-      baseURL: origin,
-      viewport: DESKTOP,
-      locale: 'en-US',
-      timezoneId: 'Asia/Bangkok',
-    });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(`console: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
-    const watched = { page, context, errors, close: () => context.close() };
+    const watched = await openPage(browser, { harness, origin, close: () => harness.close() });
     opened.push(watched);
     return watched;
   }

@@ -44,6 +44,13 @@ export const CONSOLE_PEOPLE = {
 export type ConsoleRoleName = keyof typeof CONSOLE_PEOPLE;
 export const CONSOLE_PASSWORD = TEST_PASSWORD;
 
+/**
+ * How long a browser wait may take before it fails, saying which element or page it was.
+ * Test files run side by side, several Chromiums on two cores: a page that draws in 300 ms on a
+ * quiet machine was seen to take over 10 s there. Well under the test's own time limit (none).
+ */
+export const BROWSER_WAIT_MS = 30_000;
+
 /** A real Nok api, on a real store, serving the built console on 127.0.0.1. */
 export interface ConsoleServer {
   readonly harness: Harness;
@@ -102,8 +109,7 @@ export async function openPage(
     locale: options.locale ?? 'en-US',
     timezoneId: 'Asia/Bangkok',
   });
-  // Well under the test's own time limit, so a wait that fails says which element it was.
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(BROWSER_WAIT_MS);
   if (options.role) await signInAs(context, server, options.role);
   const page = await context.newPage();
   const errors: string[] = [];
@@ -137,9 +143,6 @@ export async function signInAs(
   assert.equal(response.status(), 200, await response.text());
 }
 
-/** A picture is an artefact, not the thing under test: it may take longer than an action. */
-const SCREENSHOT_TIMEOUT_MS = 30_000;
-
 /**
  * Writes `test-artifacts/screenshots/<name>.png`: the whole page, or with `{ fullPage: false }`
  * what the window shows (an open phone navigation covers the window, not the page below it).
@@ -164,9 +167,5 @@ export async function screenshot(
     const settled = Promise.all(finite.map((animation) => animation.finished.catch(() => {})));
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 2_000))]);
   });
-  await page.screenshot({
-    path: join(SCREENSHOT_DIR, `${name}.png`),
-    fullPage,
-    timeout: SCREENSHOT_TIMEOUT_MS,
-  });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage });
 }
