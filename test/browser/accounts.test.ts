@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { parseCarrierConfig } from '../../src/carriers/carrier-config.js';
 import { loadConfig } from '../../src/config.js';
 import { adjustCredits } from '../../src/domain/credits/adjust-credits.js';
@@ -13,47 +13,30 @@ import { startRuntime, type Runtime } from '../../src/main.js';
 import { statusBoardStore } from '../../src/storage/status-board-store.js';
 import { databaseUrlFor } from '../cli/nok-process.js';
 import {
+  assertNoErrors,
   CONSOLE_PASSWORD,
   CONSOLE_PEOPLE,
+  consoleInChromium,
+  expectHeading,
   launchChromium,
   openPage,
   PHONE,
   screenshot,
-  startConsoleServer,
-  type ConsoleServer,
-  type WatchedPage,
 } from '../support/console-browser.js';
 import { TEST_TOTP_SECRET } from '../support/console-session.js';
 import { pageEngine, type TestDatabase } from '../support/engines.js';
 import type { Harness } from '../support/harness.js';
 
-async function expectHeading(page: Page, text: string): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
-}
-
-function assertNoErrors(watched: WatchedPage, allowed?: RegExp): void {
-  const errors = watched.errors.filter((error) => !allowed?.test(error));
-  assert.deepEqual(errors, [], 'errors in the browser console');
-}
-
 // One engine is enough for the pages; the API tests run both.
 const engine = pageEngine('postgres');
 describe(`keys, credits and accounts in Chromium (${engine.name})`, () => {
-  let browser: Browser;
-  let server: ConsoleServer;
-  before(async () => {
-    [browser, server] = await Promise.all([launchChromium(), startConsoleServer(engine)]);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const pages = consoleInChromium(engine);
 
   const ownerAccountId = async () =>
-    (await server.harness.store.findUserByEmail(CONSOLE_PEOPLE.owner.email))!.accountId!;
+    (await pages.server.harness.store.findUserByEmail(CONSOLE_PEOPLE.owner.email))!.accountId!;
 
   it('an owner creates a key, sees it once, uses it, and revokes it: it answers 401 at once', async () => {
-    const watched = await openPage(browser, server, { role: 'owner' });
+    const watched = await pages.open({ role: 'owner' });
     const { page } = watched;
     await page.goto('/console/api-keys');
     await expectHeading(page, 'API keys');
@@ -70,7 +53,9 @@ describe(`keys, credits and accounts in Chromium (${engine.name})`, () => {
     await page.getByRole('button', { name: 'I have stored it' }).click();
 
     const balance = () =>
-      fetch(`${server.origin}/api/v2/sms/credit/balance`, { headers: { 'x-api-key': secret } });
+      fetch(`${pages.server.origin}/api/v2/sms/credit/balance`, {
+        headers: { 'x-api-key': secret },
+      });
     assert.equal((await balance()).status, 200);
     await page.reload();
     const row = page.getByRole('row', { name: /billing server/ });
@@ -97,19 +82,19 @@ describe(`keys, credits and accounts in Chromium (${engine.name})`, () => {
       [5000, 'Bank transfer 2026-11-01'],
       [-200, 'Correction of a double top-up'],
     ] as const) {
-      await adjustCredits(server.harness.store, {
+      await adjustCredits(pages.server.harness.store, {
         accountId,
         amount,
         note,
-        nowMs: server.harness.clock.now(),
+        nowMs: pages.server.harness.clock.now(),
         actor: SYSTEM_ACTOR,
       });
     }
-    const watched = await openPage(browser, server, { role: 'owner' });
+    const watched = await pages.open({ role: 'owner' });
     const { page } = watched;
     await page.goto('/console/credits');
     await expectHeading(page, 'Credits');
-    const balance = (await server.harness.store.findAccount(accountId))!.balance;
+    const balance = (await pages.server.harness.store.findAccount(accountId))!.balance;
     await page.getByTestId('credit-balance').getByText(balance.toLocaleString('en-GB')).waitFor();
     const rows = page.getByRole('table', { name: 'Credit ledger, newest first' }).getByRole('row');
     await rows.nth(1).getByText('Correction of a double top-up').waitFor();
@@ -122,7 +107,7 @@ describe(`keys, credits and accounts in Chromium (${engine.name})`, () => {
   });
 
   it('an admin creates an account, grants and deducts, is told no below 0, and suspends it', async () => {
-    const watched = await openPage(browser, server, { role: 'admin' });
+    const watched = await pages.open({ role: 'admin' });
     const { page } = watched;
     await page.goto('/console/admin/accounts');
     await expectHeading(page, 'Accounts');
@@ -180,11 +165,11 @@ describe(`keys, credits and accounts in Chromium (${engine.name})`, () => {
   });
 
   it('keeps a member off the keys page and out of its API', async () => {
-    const watched = await openPage(browser, server, { role: 'member' });
+    const watched = await pages.open({ role: 'member' });
     const { page } = watched;
     await page.goto('/console/api-keys');
     await expectHeading(page, 'Not available to you');
-    const response = await page.context().request.get(`${server.origin}/console/api/keys`);
+    const response = await page.context().request.get(`${pages.server.origin}/console/api/keys`);
     assert.equal(response.status(), 403);
     assertNoErrors(watched);
     await watched.close();

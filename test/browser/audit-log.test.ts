@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { recordAudit } from '../../src/domain/audit/record-audit.js';
 import { createAccount } from '../../src/domain/accounts/create-account.js';
@@ -8,28 +8,18 @@ import { createApiKey } from '../../src/domain/accounts/create-api-key.js';
 import { updateAccountSettings } from '../../src/domain/accounts/update-account-settings.js';
 import { adjustCredits } from '../../src/domain/credits/adjust-credits.js';
 import {
+  assertNoErrors,
   CONSOLE_PEOPLE,
-  launchChromium,
-  openPage,
+  consoleInChromium,
+  expectHeading,
   PHONE,
   screenshot,
-  startConsoleServer,
-  type ConsoleServer,
-  type WatchedPage,
 } from '../support/console-browser.js';
 import { pageEngine } from '../support/engines.js';
 
 const DAY_MS = 86_400_000;
 const OWNER_IP = '203.0.113.9';
 const ADMIN_IP = '198.51.100.4';
-
-async function heading(page: Page, text: string): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
-}
-
-function assertNoErrors(watched: WatchedPage): void {
-  assert.deepEqual(watched.errors, [], 'errors in the browser console');
-}
 
 /** The rows of the log's table, header excluded. */
 function logRows(page: Page) {
@@ -40,13 +30,11 @@ function logRows(page: Page) {
 const engine = pageEngine('sqlite');
 
 describe(`the audit log in the console (${engine.name})`, () => {
-  let browser: Browser;
-  let server: ConsoleServer;
+  const pages = consoleInChromium(engine);
   let secret: string;
   let keyPrefix: string;
   before(async () => {
-    [browser, server] = await Promise.all([launchChromium(), startConsoleServer(engine)]);
-    const { store, clock } = server.harness;
+    const { store, clock } = pages.server.harness;
     const now = clock.now(); // 22 Nov 2026, 19:00 in Bangkok
     const owner = (await store.findUserByEmail(CONSOLE_PEOPLE.owner.email))!;
     const admin = (await store.findUserByEmail(CONSOLE_PEOPLE.admin.email))!;
@@ -95,16 +83,12 @@ describe(`the audit log in the console (${engine.name})`, () => {
       actor: { actorUserId: admin.id, ip: ADMIN_IP },
     });
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   it("an owner reads their account's log: who, when in Bangkok time, from where, what, in words", async () => {
-    const watched = await openPage(browser, server, { role: 'owner' });
+    const watched = await pages.open({ role: 'owner' });
     const { page } = watched;
     await page.goto('/console/audit-log');
-    await heading(page, 'Audit log');
+    await expectHeading(page, 'Audit log');
     const keyRow = logRows(page).filter({ hasText: 'API key created' });
     await keyRow.waitFor();
     for (const text of [
@@ -152,10 +136,10 @@ describe(`the audit log in the console (${engine.name})`, () => {
   });
 
   it('an owner narrows the log to one kind of action and to a window of days, kept in the address', async () => {
-    const watched = await openPage(browser, server, { role: 'owner' });
+    const watched = await pages.open({ role: 'owner' });
     const { page } = watched;
     await page.goto('/console/audit-log');
-    await heading(page, 'Audit log');
+    await expectHeading(page, 'Audit log');
     await logRows(page).first().waitFor();
 
     await page.getByLabel('Action').selectOption({ label: 'API keys' });
@@ -186,10 +170,10 @@ describe(`the audit log in the console (${engine.name})`, () => {
   });
 
   it('an owner reads the log at phone width and in Thai', async () => {
-    const watched = await openPage(browser, server, { role: 'owner', viewport: PHONE });
+    const watched = await pages.open({ role: 'owner', viewport: PHONE });
     const { page } = watched;
     await page.goto('/console/audit-log');
-    await heading(page, 'Audit log');
+    await expectHeading(page, 'Audit log');
     const list = page.getByRole('list', { name: 'Audit log, newest first' });
     await list.getByText('API key created').waitFor();
     await list.getByText(`From address ${OWNER_IP}`).waitFor();
@@ -201,22 +185,22 @@ describe(`the audit log in the console (${engine.name})`, () => {
 
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByText('ไทย', { exact: true }).click();
-    await heading(page, 'บันทึกการใช้งาน');
+    await expectHeading(page, 'บันทึกการใช้งาน');
     const thaiRows = page.getByRole('table', { name: 'บันทึกการใช้งาน ล่าสุดก่อน' }).locator('tbody tr');
     await thaiRows.filter({ hasText: 'สร้างคีย์ API' }).waitFor();
     await thaiRows.filter({ hasText: 'สร้างคีย์ API' }).getByText('22 พ.ย. 2569 19:00').waitFor();
     await screenshot(page, 'audit-log-owner-thai');
     await page.getByText('English', { exact: true }).click();
-    await heading(page, 'Audit log');
+    await expectHeading(page, 'Audit log');
     assertNoErrors(watched);
     await watched.close();
   });
 
   it("an admin reads every account's log and picks one account by name", async () => {
-    const watched = await openPage(browser, server, { role: 'admin' });
+    const watched = await pages.open({ role: 'admin' });
     const { page } = watched;
     await page.goto('/console/audit-log');
-    await heading(page, 'Audit log');
+    await expectHeading(page, 'Audit log');
     await logRows(page).filter({ hasText: 'Account created' }).waitFor();
     await logRows(page)
       .filter({ hasText: 'Account created' })
@@ -247,11 +231,11 @@ describe(`the audit log in the console (${engine.name})`, () => {
   });
 
   it('a member cannot open the audit log', async () => {
-    const watched = await openPage(browser, server, { role: 'member' });
+    const watched = await pages.open({ role: 'member' });
     const { page } = watched;
     await page.goto('/console/audit-log');
     await page.getByText('Not available to you').waitFor();
-    const response = await page.request.get(`${server.origin}/console/api/audit-events`);
+    const response = await page.request.get(`${pages.server.origin}/console/api/audit-events`);
     assert.equal(response.status(), 403);
     await watched.close();
   });

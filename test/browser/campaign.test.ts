@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { adjustCredits } from '../../src/domain/credits/adjust-credits.js';
 import {
   CONSOLE_PEOPLE,
-  launchChromium,
-  openPage,
+  consoleInChromium,
+  expectHeading,
   screenshot,
-  startConsoleServer,
-  type ConsoleServer,
 } from '../support/console-browser.js';
 import { startDeliveryRig, type DeliveryRig } from '../support/delivery-rig.js';
 import { pageEngine } from '../support/engines.js';
@@ -19,10 +17,6 @@ import { pageEngine } from '../support/engines.js';
 const THAI_3_PARTS = 'สวัสดีครับ '.repeat(15);
 const GROUP_SIZE = 10_000;
 const OPENING_CREDITS = 100_000;
-
-async function heading(page: Page, text: string): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
-}
 
 async function chooseSender(page: Page, name: string): Promise<void> {
   await page.getByRole('combobox', { name: 'Sender name' }).click();
@@ -45,14 +39,12 @@ const engine = pageEngine('sqlite');
  * store to check what the pages said.
  */
 describe(`a campaign from the console alone (${engine.name})`, () => {
-  let browser: Browser;
-  let server: ConsoleServer;
+  const pages = consoleInChromium(engine);
   let rig: DeliveryRig | undefined;
   let accountId: number;
 
   before(async () => {
-    [browser, server] = await Promise.all([launchChromium(), startConsoleServer(engine)]);
-    const h = server.harness;
+    const h = pages.server.harness;
     accountId = (await h.store.findUserByEmail(CONSOLE_PEOPLE.owner.email))!.accountId!;
     await adjustCredits(h.store, {
       accountId,
@@ -70,22 +62,18 @@ describe(`a campaign from the console alone (${engine.name})`, () => {
       },
     ]);
   });
-  after(async () => {
-    await rig?.close();
-    await browser?.close();
-    await server?.close();
-  });
+  pages.beforeStop(() => rig?.close());
 
   it('imports a 10,000-number group, sends a Thai message of three parts to it, watches it finish, exports the failed, and cancels a scheduled send for a refund', async () => {
-    const watched = await openPage(browser, server, { role: 'owner' });
+    const watched = await pages.open({ role: 'owner' });
     const { page } = watched;
 
     // 1. The group, imported from a file with a progress bar.
     await page.goto('/console/contact-groups');
-    await heading(page, 'Contact groups');
+    await expectHeading(page, 'Contact groups');
     await page.getByLabel('New group name').fill('ลูกค้า VIP');
     await page.getByRole('button', { name: 'Create group' }).click();
-    await heading(page, 'ลูกค้า VIP');
+    await expectHeading(page, 'ลูกค้า VIP');
     await page.getByTestId('import-file').click();
     await page.locator('input[type=file]').setInputFiles({
       name: 'vip.csv',
@@ -98,7 +86,7 @@ describe(`a campaign from the console alone (${engine.name})`, () => {
 
     // 2. Compose to the group: three parts, and the cost before sending.
     await page.goto('/console/messages/new');
-    await heading(page, 'Send a message');
+    await expectHeading(page, 'Send a message');
     await chooseSender(page, 'NOKSHOP');
     await page.getByLabel('Message text').fill(THAI_3_PARTS);
     await page
@@ -120,14 +108,14 @@ describe(`a campaign from the console alone (${engine.name})`, () => {
     // 3. The message page follows the delivery until every recipient is final.
     await page.waitForURL(/\/console\/messages\/[0-9a-f-]{36}$/);
     const uuid = page.url().split('/').at(-1)!;
-    const message = (await server.harness.store.findMessageByUuid(uuid))!;
+    const message = (await pages.server.harness.store.findMessageByUuid(uuid))!;
     assert.equal(message.parts, 3);
     assert.equal(message.cost, 30_000);
     assert.equal(
-      (await server.harness.store.findAccount(accountId))!.balance,
+      (await pages.server.harness.store.findAccount(accountId))!.balance,
       OPENING_CREDITS - 30_000,
     );
-    await heading(page, message.refNo);
+    await expectHeading(page, message.refNo);
     await rig!.materialise();
     await page
       .getByText('10,000 of 10,000 recipients have a final status')
@@ -137,7 +125,7 @@ describe(`a campaign from the console alone (${engine.name})`, () => {
     await screenshot(page, 'campaign-message-final');
 
     // 4. The failed ones, filtered and exported.
-    const counts = await server.harness.store.messageCountsByUuid(uuid);
+    const counts = await pages.server.harness.store.messageCountsByUuid(uuid);
     const failed = counts.get('failed') ?? 0;
     assert.ok(failed > 0, 'the carrier failed some numbers');
     await page.getByLabel('Status', { exact: true }).selectOption('failed');
@@ -166,7 +154,7 @@ describe(`a campaign from the console alone (${engine.name})`, () => {
 
     // 5. A scheduled send, cancelled: the refund shows on the page and in the ledger.
     await page.goto('/console/messages/new');
-    await heading(page, 'Send a message');
+    await expectHeading(page, 'Send a message');
     await chooseSender(page, 'NOKSHOP');
     await page.getByLabel('Message text').fill('โปรโมชันพรุ่งนี้ 9 โมง');
     await page.getByLabel('Numbers').fill('0812345678\n0812345679');
@@ -182,21 +170,21 @@ describe(`a campaign from the console alone (${engine.name})`, () => {
       .getByRole('button', { name: 'Schedule' })
       .click();
     await page.waitForURL(/\/console\/messages\/[0-9a-f-]{36}$/);
-    const scheduled = (await server.harness.store.findMessageByUuid(
+    const scheduled = (await pages.server.harness.store.findMessageByUuid(
       page.url().split('/').at(-1)!,
     ))!;
     assert.equal(scheduled.status, 'scheduled');
-    await heading(page, scheduled.refNo);
+    await expectHeading(page, scheduled.refNo);
     await page.getByRole('button', { name: 'Cancel sending' }).click();
     await page.getByRole('button', { name: 'Cancel and refund' }).click();
     await page.getByText('2 credits were refunded', { exact: false }).waitFor();
     assert.equal(
-      (await server.harness.store.findAccount(accountId))!.balance,
+      (await pages.server.harness.store.findAccount(accountId))!.balance,
       OPENING_CREDITS - 30_000,
     );
 
     await page.goto('/console/credits');
-    await heading(page, 'Credits');
+    await expectHeading(page, 'Credits');
     // The ledger names the message by the start of its uuid.
     const refund = page
       .getByRole('row')
@@ -207,7 +195,7 @@ describe(`a campaign from the console alone (${engine.name})`, () => {
     await screenshot(page, 'campaign-ledger-refund');
     // The ledger's movement leads back to its message.
     await refund.getByRole('link', { name: `Open the message ${scheduled.uuid}` }).click();
-    await heading(page, scheduled.refNo);
+    await expectHeading(page, scheduled.refNo);
     await page.getByText('Cancelled', { exact: true }).first().waitFor();
     assert.deepEqual(watched.errors, [], 'errors in the browser console');
     await watched.close();

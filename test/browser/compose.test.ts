@@ -1,39 +1,30 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { addCredits } from '../../src/domain/credits/add-credits.js';
 import { createTemplate } from '../../src/domain/templates/create-template.js';
 import {
   CONSOLE_PEOPLE,
-  launchChromium,
-  openPage,
+  consoleInChromium,
+  expectHeading,
   PHONE,
   screenshot,
   SCREENSHOT_DIR,
-  startConsoleServer,
-  type ConsoleServer,
 } from '../support/console-browser.js';
 import { pageEngine } from '../support/engines.js';
 
 // 165 UTF-16 units of Thai: three parts of 67, 67 and 31.
 const THAI_3_PARTS = 'สวัสดีครับ '.repeat(15);
 
-async function heading(page: Page, text: string): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
-}
-
 // One engine is enough for the pages; the API tests run both.
 const engine = pageEngine('sqlite');
 
 describe(`compose and send in the console (${engine.name})`, () => {
-  let browser: Browser;
-  let server: ConsoleServer;
+  const pages = consoleInChromium(engine);
   let accountId: number;
 
   before(async () => {
-    [browser, server] = await Promise.all([launchChromium(), startConsoleServer(engine)]);
-    const h = server.harness;
+    const h = pages.server.harness;
     const owner = await h.store.findUserByEmail(CONSOLE_PEOPLE.owner.email);
     accountId = owner!.accountId!;
     await addCredits(h.store, { accountId, amount: 1_000_000, nowMs: h.clock.now() });
@@ -41,15 +32,11 @@ describe(`compose and send in the console (${engine.name})`, () => {
     await h.sender(accountId, 'PENDING', 'pending');
     await h.store.addToBlocklist(accountId, ['66800000009'], h.clock.now());
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   it('a member writes a Thai message of three parts, uploads a file with a progress bar, checks the cost, confirms and lands on the message', async () => {
-    const { page, errors } = await openPage(browser, server, { role: 'member' });
+    const { page, errors } = await pages.open({ role: 'member' });
     await page.goto('/console/messages/new');
-    await heading(page, 'Send a message');
+    await expectHeading(page, 'Send a message');
 
     await page.getByRole('combobox', { name: 'Sender name' }).click();
     const options = page.getByRole('option');
@@ -110,30 +97,30 @@ describe(`compose and send in the console (${engine.name})`, () => {
     await dialog.getByTestId('confirm-cost').getByText('600,000').waitFor();
     await dialog.getByText('Blocklisted').waitFor();
     await screenshot(page, 'compose-confirm');
-    const balanceBefore = (await server.harness.store.findAccount(accountId))!.balance;
+    const balanceBefore = (await pages.server.harness.store.findAccount(accountId))!.balance;
     await dialog.getByRole('button', { name: 'Send now' }).click();
 
     await page.waitForURL(/\/console\/messages\/[0-9a-f-]{36}$/);
     const uuid = page.url().split('/').at(-1)!;
-    const message = await server.harness.store.findMessageByUuid(uuid);
+    const message = await pages.server.harness.store.findMessageByUuid(uuid);
     assert.equal(message?.parts, 3);
-    await heading(page, message!.refNo);
+    await expectHeading(page, message!.refNo);
     await screenshot(page, 'compose-sent-message');
     assert.equal(
-      (await server.harness.store.findAccount(accountId))!.balance,
+      (await pages.server.harness.store.findAccount(accountId))!.balance,
       balanceBefore - 600_000,
     );
     assert.deepEqual(errors, []);
   });
 
   it('the page in Thai, at phone width, schedules for later in the user’s zone', async () => {
-    const { page } = await openPage(browser, server, {
+    const { page } = await pages.open({
       role: 'owner',
       locale: 'th-TH',
       viewport: PHONE,
     });
     await page.goto('/console/messages/new');
-    await heading(page, 'ส่งข้อความ');
+    await expectHeading(page, 'ส่งข้อความ');
     await page.getByRole('combobox', { name: 'ชื่อผู้ส่ง' }).click();
     await page.getByRole('option', { name: 'NOKSHOP' }).click();
     await page.getByLabel('ข้อความที่จะส่ง').fill(THAI_3_PARTS);
@@ -158,22 +145,22 @@ describe(`compose and send in the console (${engine.name})`, () => {
     await dialog.getByRole('button', { name: 'ตั้งเวลา' }).click();
     await page.waitForURL(/\/console\/messages\/[0-9a-f-]{36}$/);
     const uuid = page.url().split('/').at(-1)!;
-    const message = await server.harness.store.findMessageByUuid(uuid);
+    const message = await pages.server.harness.store.findMessageByUuid(uuid);
     assert.equal(message?.status, 'scheduled');
     // 09:30 in Bangkok (UTC+7) is 02:30 UTC.
     assert.equal(new Date(message!.scheduledAt!).toISOString(), '2099-01-02T02:30:00.000Z');
   });
   it('a member sends from a template, one field left empty as the server allows, and sees the text as it is sent', async () => {
-    const h = server.harness;
+    const h = pages.server.harness;
     await createTemplate(h.store, {
       accountId,
       name: 'Delivery code',
       body: 'Hello {{name}}, your code is {{ code }}.{{note}}',
       nowMs: h.clock.now(),
     });
-    const { page, errors } = await openPage(browser, server, { role: 'member' });
+    const { page, errors } = await pages.open({ role: 'member' });
     await page.goto('/console/messages/new');
-    await heading(page, 'Send a message');
+    await expectHeading(page, 'Send a message');
     await page.getByRole('combobox', { name: 'Sender name' }).click();
     await page.getByRole('option', { name: 'NOKSHOP' }).click();
     await page.getByText('Template', { exact: true }).click();
@@ -211,13 +198,13 @@ describe(`compose and send in the console (${engine.name})`, () => {
     assert.equal(message?.content, 'Hello Mali, your code is 4821.');
     assert.deepEqual(errors, []);
 
-    const thai = await openPage(browser, server, {
+    const thai = await pages.open({
       role: 'member',
       locale: 'th-TH',
       viewport: PHONE,
     });
     await thai.page.goto('/console/messages/new');
-    await heading(thai.page, 'ส่งข้อความ');
+    await expectHeading(thai.page, 'ส่งข้อความ');
     await thai.page.getByText('แม่แบบ', { exact: true }).click();
     await thai.page.getByRole('combobox', { name: 'แม่แบบ' }).click();
     await thai.page.getByRole('option', { name: 'Delivery code' }).click();

@@ -1,19 +1,17 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
 import { FONT_STACK } from '../../web/src/lib/font-stack.js';
 import {
+  assertNoErrors,
   CONSOLE_PASSWORD,
+  consoleInChromium,
   DESKTOP,
-  launchChromium,
-  openPage,
+  expectHeading,
   PHONE,
   screenshot,
-  startConsoleServer,
-  type ConsoleServer,
-  type WatchedPage,
 } from '../support/console-browser.js';
 import { pageEngine } from '../support/engines.js';
 
@@ -42,10 +40,6 @@ const ADMIN_AREAS = [
   ['admin/blocklist', 'Platform blocklist'],
   ['admin/carriers', 'Carriers'],
 ] as const;
-
-async function expectHeading(page: Page, text: string): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
-}
 
 /** Whether an element lies wholly outside the viewport (a slid-away navigation). */
 async function isOffScreen(locator: Locator): Promise<boolean> {
@@ -108,10 +102,6 @@ async function accessibilityProblems(
   return problems;
 }
 
-function assertNoErrors(watched: WatchedPage): void {
-  assert.deepEqual(watched.errors, [], 'errors in the browser console');
-}
-
 /** The Thai-capable font families this machine has (fontconfig), e.g. Loma, Garuda. */
 function thaiFamilies(): Set<string> {
   const listed = execFileSync('fc-list', [':lang=th', 'family'], { encoding: 'utf8' });
@@ -133,18 +123,10 @@ async function fontsUsed(page: Page, selector: string) {
 // One engine is enough for the pages; the API tests run both.
 const engine = pageEngine('postgres');
 describe(`the console in Chromium (${engine.name})`, () => {
-  let browser: Browser;
-  let server: ConsoleServer;
-  before(async () => {
-    [browser, server] = await Promise.all([launchChromium(), startConsoleServer(engine)]);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const pages = consoleInChromium(engine);
 
   it('loads at /console and sends a signed-out visitor to sign-in, keeping the page asked for', async () => {
-    const watched = await openPage(browser, server);
+    const watched = await pages.open();
     const { page } = watched;
     const response = await page.goto('/console/credits');
     assert.equal(response?.status(), 200);
@@ -164,7 +146,7 @@ describe(`the console in Chromium (${engine.name})`, () => {
   });
 
   it('signs in from the sign-in page, says no to a wrong password, and lands on the page asked for', async () => {
-    const watched = await openPage(browser, server);
+    const watched = await pages.open();
     const { page } = watched;
     const posts: { csrf: string | undefined; status: number }[] = [];
     page.on('response', (response) => {
@@ -201,7 +183,7 @@ describe(`the console in Chromium (${engine.name})`, () => {
   });
 
   it('opens a deep link from index.html, with no error in the console', async () => {
-    const watched = await openPage(browser, server, { role: 'owner' });
+    const watched = await pages.open({ role: 'owner' });
     const { page } = watched;
     const response = await page.goto('/console/sender-names');
     assert.equal(response?.status(), 200);
@@ -216,7 +198,7 @@ describe(`the console in Chromium (${engine.name})`, () => {
   });
 
   it('serves the page without inline script, under its policy, and assets as immutable', async () => {
-    const response = await fetch(`${server.origin}/console/`);
+    const response = await fetch(`${pages.server.origin}/console/`);
     const html = await response.text();
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('cache-control'), 'no-cache');
@@ -237,7 +219,7 @@ describe(`the console in Chromium (${engine.name})`, () => {
     );
     assert.ok(assets.some((path) => path.endsWith('.css')));
     for (const path of assets) {
-      const asset = await fetch(`${server.origin}${path}`);
+      const asset = await fetch(`${pages.server.origin}${path}`);
       assert.equal(asset.status, 200, path);
       assert.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable');
       assert.equal(asset.headers.get('x-content-type-options'), 'nosniff');
@@ -246,7 +228,7 @@ describe(`the console in Chromium (${engine.name})`, () => {
   });
 
   it('switches between English and Thai, remembers the choice, and draws Thai with a Thai font', async () => {
-    const watched = await openPage(browser, server, { role: 'owner' });
+    const watched = await pages.open({ role: 'owner' });
     const { page } = watched;
     await page.goto('/console/dashboard');
     await expectHeading(page, 'Dashboard');
@@ -279,7 +261,7 @@ describe(`the console in Chromium (${engine.name})`, () => {
   });
 
   it('at phone width, hides the navigation behind a burger that opens and closes it', async () => {
-    const watched = await openPage(browser, server, { role: 'owner', viewport: PHONE });
+    const watched = await pages.open({ role: 'owner', viewport: PHONE });
     const { page } = watched;
     await page.goto('/console/dashboard');
     await expectHeading(page, 'Dashboard');
@@ -311,7 +293,7 @@ describe(`the console in Chromium (${engine.name})`, () => {
   });
 
   it('works by keyboard: a skip link to the page, the burger and the links by Enter', async () => {
-    const watched = await openPage(browser, server, { role: 'owner', viewport: PHONE });
+    const watched = await pages.open({ role: 'owner', viewport: PHONE });
     const { page } = watched;
     await page.goto('/console/dashboard');
     await expectHeading(page, 'Dashboard');
@@ -336,7 +318,7 @@ describe(`the console in Chromium (${engine.name})`, () => {
   });
 
   it('opens every customer area for an owner, each with its controls named for a screen reader and its landmarks', async () => {
-    const watched = await openPage(browser, server, { role: 'owner' });
+    const watched = await pages.open({ role: 'owner' });
     const { page } = watched;
     for (const [path, title] of CUSTOMER_AREAS) {
       await page.goto(`/console/${path}`);
@@ -353,7 +335,7 @@ describe(`the console in Chromium (${engine.name})`, () => {
   });
 
   it('keeps a member out of the owner areas, and out of their menu', async () => {
-    const watched = await openPage(browser, server, { role: 'member' });
+    const watched = await pages.open({ role: 'member' });
     const { page } = watched;
     await page.goto('/console/dashboard');
     await expectHeading(page, 'Dashboard');
@@ -381,7 +363,7 @@ describe(`the console in Chromium (${engine.name})`, () => {
   });
 
   it('lands a platform admin on the admin areas, and keeps customers out of them', async () => {
-    const watched = await openPage(browser, server, { role: 'admin' });
+    const watched = await pages.open({ role: 'admin' });
     const { page } = watched;
     await page.goto('/console');
     await expectHeading(page, 'Accounts');
@@ -395,7 +377,7 @@ describe(`the console in Chromium (${engine.name})`, () => {
     assertNoErrors(watched);
     await watched.close();
 
-    const owner = await openPage(browser, server, { role: 'owner' });
+    const owner = await pages.open({ role: 'owner' });
     await owner.page.goto('/console/admin/carriers');
     await expectHeading(owner.page, 'Not available to you');
     assertNoErrors(owner);
@@ -403,7 +385,7 @@ describe(`the console in Chromium (${engine.name})`, () => {
   });
 
   it('answers an unknown page inside the console with its not-found page', async () => {
-    const watched = await openPage(browser, server, { role: 'owner', viewport: DESKTOP });
+    const watched = await pages.open({ role: 'owner', viewport: DESKTOP });
     const { page } = watched;
     await page.goto('/console/no/such/page');
     await expectHeading(page, 'Page not found');

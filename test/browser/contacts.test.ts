@@ -1,19 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import {
-  launchChromium,
-  openPage,
-  PHONE,
-  screenshot,
-  startConsoleServer,
-  type ConsoleServer,
-} from '../support/console-browser.js';
+import { describe, it } from 'node:test';
+import { consoleInChromium, expectHeading, PHONE, screenshot } from '../support/console-browser.js';
 import { pageEngine } from '../support/engines.js';
-
-async function heading(page: Page, text: string): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
-}
 
 /** A CSV of `count` numbers, a header, a few bad lines and a repeat. */
 function groupFile(count: number): Buffer {
@@ -27,23 +15,15 @@ function groupFile(count: number): Buffer {
 const engine = pageEngine('sqlite');
 
 describe(`contact groups, templates and the blocklist in the console (${engine.name})`, () => {
-  let browser: Browser;
-  let server: ConsoleServer;
-  before(async () => {
-    [browser, server] = await Promise.all([launchChromium(), startConsoleServer(engine)]);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const pages = consoleInChromium(engine);
 
   it('a member creates a group, imports 10,000 numbers with a progress bar and a report, searches and removes a member', async () => {
-    const { page, errors } = await openPage(browser, server, { role: 'member' });
+    const { page, errors } = await pages.open({ role: 'member' });
     await page.goto('/console/contact-groups');
-    await heading(page, 'Contact groups');
+    await expectHeading(page, 'Contact groups');
     await page.getByLabel('New group name').fill('Customers');
     await page.getByRole('button', { name: 'Create group' }).click();
-    await heading(page, 'Customers');
+    await expectHeading(page, 'Customers');
     await page.getByTestId('import-file').click();
     await page.locator('input[type=file]').setInputFiles({
       name: 'customers.csv',
@@ -75,9 +55,9 @@ describe(`contact groups, templates and the blocklist in the console (${engine.n
   });
 
   it('a member writes a Thai template and sees its placeholders and the live preview', async () => {
-    const { page, errors } = await openPage(browser, server, { role: 'member' });
+    const { page, errors } = await pages.open({ role: 'member' });
     await page.goto('/console/templates');
-    await heading(page, 'Templates');
+    await expectHeading(page, 'Templates');
     await page.getByLabel(/^Name/).fill('รหัสผ่านครั้งเดียว');
     await page.getByLabel(/^Message/).fill('สวัสดีคุณ {{name}} รหัสของคุณคือ {{code}}');
     const placeholders = page.getByTestId('template-placeholders');
@@ -96,8 +76,8 @@ describe(`contact groups, templates and the blocklist in the console (${engine.n
     await page.getByRole('button', { name: 'Save template' }).click();
     await page.getByRole('button', { name: /รหัสผ่านครั้งเดียว/ }).waitFor();
     await screenshot(page, 'templates');
-    const saved = await server.harness.store.listTemplates(
-      (await server.harness.store.findUserByEmail('mali@example.co.th'))!.accountId!,
+    const saved = await pages.server.harness.store.listTemplates(
+      (await pages.server.harness.store.findUserByEmail('mali@example.co.th'))!.accountId!,
     );
     assert.deepEqual(
       saved.map((t) => t.body),
@@ -107,17 +87,17 @@ describe(`contact groups, templates and the blocklist in the console (${engine.n
   });
 
   it('a member blocks numbers and sees the platform-wide ones read-only; an admin changes those', async () => {
-    const admin = await openPage(browser, server, { role: 'admin' });
+    const admin = await pages.open({ role: 'admin' });
     await admin.page.goto('/console/admin/blocklist');
-    await heading(admin.page, 'Platform blocklist');
+    await expectHeading(admin.page, 'Platform blocklist');
     await admin.page.getByLabel(/^Numbers/).fill('0870000001');
     await admin.page.getByRole('button', { name: 'Block 1' }).click();
     await admin.page.getByRole('cell', { name: '66870000001', exact: true }).waitFor();
     await screenshot(admin.page, 'admin-blocklist');
 
-    const { page, errors } = await openPage(browser, server, { role: 'member' });
+    const { page, errors } = await pages.open({ role: 'member' });
     await page.goto('/console/blocklist');
-    await heading(page, 'Blocklist');
+    await expectHeading(page, 'Blocklist');
     await page.getByLabel(/^Numbers/).fill('0811111111, 0811111112\n0822222222');
     await page.getByRole('button', { name: 'Block 3' }).click();
     await page.getByRole('cell', { name: '66822222222', exact: true }).waitFor();
@@ -134,19 +114,19 @@ describe(`contact groups, templates and the blocklist in the console (${engine.n
   });
 
   it('the pages in Thai at phone width', async () => {
-    const { page, errors } = await openPage(browser, server, {
+    const { page, errors } = await pages.open({
       role: 'owner',
       locale: 'th-TH',
       viewport: PHONE,
     });
     await page.goto('/console/contact-groups');
-    await heading(page, 'กลุ่มรายชื่อ');
+    await expectHeading(page, 'กลุ่มรายชื่อ');
     await page.getByRole('link', { name: 'Customers' }).click();
-    await heading(page, 'Customers');
+    await expectHeading(page, 'Customers');
     await page.getByTestId('group-size').getByText('9,999 เบอร์').waitFor();
     await screenshot(page, 'contact-group-thai-phone');
     await page.goto('/console/templates');
-    await heading(page, 'แม่แบบข้อความ');
+    await expectHeading(page, 'แม่แบบข้อความ');
     await page.getByRole('button', { name: /รหัสผ่านครั้งเดียว/ }).click();
     await page.getByLabel('ค่าของ name สำหรับดูตัวอย่าง').fill('มะลิ');
     await page
@@ -155,15 +135,15 @@ describe(`contact groups, templates and the blocklist in the console (${engine.n
       .waitFor();
     await screenshot(page, 'templates-thai-phone');
     await page.goto('/console/blocklist');
-    await heading(page, 'รายการเบอร์ห้ามส่ง');
+    await expectHeading(page, 'รายการเบอร์ห้ามส่ง');
     await page.getByRole('cell', { name: '66822222222', exact: true }).waitFor();
     await screenshot(page, 'blocklist-thai-phone');
     assert.deepEqual(errors, []);
   });
   it('takes a template body of 1,000 emoji whole, as the server counts it, and says at the field when it is longer', async () => {
-    const { page, errors } = await openPage(browser, server, { role: 'member' });
+    const { page, errors } = await pages.open({ role: 'member' });
     await page.goto('/console/templates');
-    await heading(page, 'Templates');
+    await expectHeading(page, 'Templates');
     // 1,000 characters, the most the server takes, and 2,000 UTF-16 units: a maxLength of
     // 1,000 would have kept half of them.
     const body = '🙂'.repeat(999) + '🎉';
@@ -176,9 +156,9 @@ describe(`contact groups, templates and the blocklist in the console (${engine.n
     await page.getByText('At most 1,000 characters').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Save template' }).click();
     await page.getByRole('button', { name: /Smiles/ }).waitFor();
-    const accountId = (await server.harness.store.findUserByEmail('mali@example.co.th'))!
+    const accountId = (await pages.server.harness.store.findUserByEmail('mali@example.co.th'))!
       .accountId!;
-    const saved = (await server.harness.store.listTemplates(accountId)).find(
+    const saved = (await pages.server.harness.store.listTemplates(accountId)).find(
       (t) => t.name === 'Smiles',
     );
     assert.equal(saved?.body, body);

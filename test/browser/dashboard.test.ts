@@ -1,32 +1,22 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { adjustCredits } from '../../src/domain/credits/adjust-credits.js';
 import type { RecipientStatus } from '../../src/domain/statuses.js';
 import { deliveryFiguresStore } from '../../src/storage/dashboard-store.js';
 import {
+  assertNoErrors,
   CONSOLE_PEOPLE,
-  launchChromium,
-  openPage,
+  consoleInChromium,
+  expectHeading,
   PHONE,
   screenshot,
-  startConsoleServer,
-  type ConsoleServer,
-  type WatchedPage,
 } from '../support/console-browser.js';
 import { pageEngine } from '../support/engines.js';
 
 const HOUR_MS = 3_600_000;
-
-async function expectHeading(page: Page, text: string): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
-}
-
-function assertNoErrors(watched: WatchedPage): void {
-  assert.deepEqual(watched.errors, [], 'errors in the browser console');
-}
 
 /** Charts drawn: recharts' SVG surfaces with at least one bar or line in them. */
 async function chartsDrawn(page: Page): Promise<number> {
@@ -37,13 +27,11 @@ async function chartsDrawn(page: Page): Promise<number> {
 // One engine is enough for the pages; the API tests run both.
 const engine = pageEngine('sqlite');
 describe(`the dashboards in Chromium (${engine.name})`, () => {
-  let browser: Browser;
-  let server: ConsoleServer;
+  const pages = consoleInChromium(engine);
   const sent: string[] = [];
 
   before(async () => {
-    [browser, server] = await Promise.all([launchChromium(), startConsoleServer(engine)]);
-    const h = server.harness;
+    const h = pages.server.harness;
     const owner = (await h.store.findUserByEmail(CONSOLE_PEOPLE.owner.email))!;
     const accountId = owner.accountId!;
     await adjustCredits(h.store, {
@@ -104,13 +92,9 @@ describe(`the dashboards in Chromium (${engine.name})`, () => {
       { hourStart: hour, carrier: 'true', figure: 'submit-error', label: '0x0000000b', count: 7 },
     ]);
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   it('an owner sees the low-balance warning, the last 30 days in charts and the latest messages, and turns the warning off', async () => {
-    const watched = await openPage(browser, server, { role: 'owner' });
+    const watched = await pages.open({ role: 'owner' });
     const { page } = watched;
     await page.goto('/console/dashboard');
     await expectHeading(page, 'Dashboard');
@@ -137,10 +121,10 @@ describe(`the dashboards in Chromium (${engine.name})`, () => {
   });
 
   it('a member reads the dashboard in Thai, the threshold shown but not editable', async () => {
-    const h = server.harness;
+    const h = pages.server.harness;
     const owner = (await h.store.findUserByEmail(CONSOLE_PEOPLE.owner.email))!;
     await h.store.updateAccountSettings(owner.accountId!, { lowBalanceThreshold: 5_000 });
-    const watched = await openPage(browser, server, { role: 'member', locale: 'th-TH' });
+    const watched = await pages.open({ role: 'member', locale: 'th-TH' });
     const { page } = watched;
     await page.goto('/console/dashboard');
     await expectHeading(page, 'แดชบอร์ด');
@@ -158,7 +142,7 @@ describe(`the dashboards in Chromium (${engine.name})`, () => {
   });
 
   it('an admin sees recipients per carrier, submit errors by code and receipt latency, in English and Thai', async () => {
-    const watched = await openPage(browser, server, { role: 'admin' });
+    const watched = await pages.open({ role: 'admin' });
     const { page } = watched;
     await page.goto('/console/admin/dashboard');
     await expectHeading(page, 'Platform dashboard');
@@ -176,7 +160,7 @@ describe(`the dashboards in Chromium (${engine.name})`, () => {
     assertNoErrors(watched);
     await watched.close();
 
-    const thai = await openPage(browser, server, { role: 'admin', locale: 'th-TH' });
+    const thai = await pages.open({ role: 'admin', locale: 'th-TH' });
     await thai.page.goto('/console/admin/dashboard');
     await expectHeading(thai.page, 'แดชบอร์ดแพลตฟอร์ม');
     await thai.page.getByRole('heading', { name: 'ข้อผิดพลาดในการส่งตามรหัส' }).waitFor();

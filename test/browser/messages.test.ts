@@ -1,38 +1,26 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { before, describe, it } from 'node:test';
 import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { adjustCredits } from '../../src/domain/credits/adjust-credits.js';
 import {
+  assertNoErrors,
   CONSOLE_PEOPLE,
-  launchChromium,
-  openPage,
+  consoleInChromium,
+  expectHeading,
   PHONE,
   screenshot,
-  startConsoleServer,
-  type ConsoleServer,
-  type WatchedPage,
 } from '../support/console-browser.js';
 import { startDeliveryRig, type DeliveryRig } from '../support/delivery-rig.js';
 import { pageEngine } from '../support/engines.js';
 
 const DAY_MS = 86_400_000;
 
-function assertNoErrors(watched: WatchedPage): void {
-  assert.deepEqual(watched.errors, [], 'errors in the browser console');
-}
-
-async function heading(page: Page, text: string): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
-}
-
 // One engine is enough for the pages; the API tests run both.
 const engine = pageEngine('sqlite');
 
 describe(`messages in the console (${engine.name})`, () => {
-  let browser: Browser;
-  let server: ConsoleServer;
+  const pages = consoleInChromium(engine);
   let rig: DeliveryRig | undefined;
   let key: string;
   let sender: string;
@@ -40,8 +28,7 @@ describe(`messages in the console (${engine.name})`, () => {
   let scheduled: { uuid: string; refNo: string; cost: number };
 
   before(async () => {
-    [browser, server] = await Promise.all([launchChromium(), startConsoleServer(engine)]);
-    const h = server.harness;
+    const h = pages.server.harness;
     const owner = (await h.store.findUserByEmail(CONSOLE_PEOPLE.owner.email))!;
     const accountId = owner.accountId!;
     await adjustCredits(h.store, {
@@ -77,14 +64,10 @@ describe(`messages in the console (${engine.name})`, () => {
       },
     );
   });
-  after(async () => {
-    await rig?.close();
-    await browser?.close();
-    await server?.close();
-  });
+  pages.beforeStop(() => rig?.close());
 
   it('polls a message that has not changed for nothing: the browser revalidates and gets 304s, and stops asking once the message is final', async () => {
-    const h = server.harness;
+    const h = pages.server.harness;
     const waiting: { uuid: string; refNo: string } = await h.send(
       { key },
       {
@@ -94,7 +77,7 @@ describe(`messages in the console (${engine.name})`, () => {
         scheduledTime: new Date(h.clock.now() + DAY_MS).toISOString(),
       },
     );
-    const watched = await openPage(browser, server, { role: 'owner' });
+    const watched = await pages.open({ role: 'owner' });
     const { page } = watched;
     // The page's own timers run on a clock the test moves: no waiting for real polls.
     await page.clock.install();
@@ -132,7 +115,7 @@ describe(`messages in the console (${engine.name})`, () => {
     }
 
     await page.goto(`/console/messages/${waiting.uuid}`);
-    await heading(page, waiting.refNo);
+    await expectHeading(page, waiting.refNo);
     await page.getByText('Waiting for its time').waitFor();
     // Scheduled: asked again every 30 s, and nothing changed, so each answer is a bodiless 304.
     await poll(30_000);
@@ -173,10 +156,10 @@ describe(`messages in the console (${engine.name})`, () => {
   });
 
   it('an owner filters the list, watches a message reach final statuses live, filters the failed ones and exports them', async () => {
-    const watched = await openPage(browser, server, { role: 'owner' });
+    const watched = await pages.open({ role: 'owner' });
     const { page } = watched;
     await page.goto('/console/messages');
-    await heading(page, 'Messages');
+    await expectHeading(page, 'Messages');
     const table = page.getByRole('table', { name: 'Messages' });
     await table.getByRole('link', { name: sent.refNo }).waitFor();
     await table.getByRole('link', { name: scheduled.refNo }).waitFor();
@@ -191,10 +174,10 @@ describe(`messages in the console (${engine.name})`, () => {
     await table.getByRole('link', { name: scheduled.refNo }).waitFor({ state: 'detached' });
     await table.getByRole('link', { name: sent.refNo }).click();
 
-    await heading(page, sent.refNo);
+    await expectHeading(page, sent.refNo);
     await page.getByText('Updating live').waitFor();
     // Delivery starts while the page is open: the page follows it without a reload.
-    rig = await startDeliveryRig(server.harness, [
+    rig = await startDeliveryRig(pages.server.harness, [
       {
         name: 'sim',
         smsc: {
@@ -219,7 +202,7 @@ describe(`messages in the console (${engine.name})`, () => {
       .or(page.locator('.recharts-surface').first())
       .first()
       .waitFor();
-    const counts = await server.harness.store.messageCountsByUuid(sent.uuid);
+    const counts = await pages.server.harness.store.messageCountsByUuid(sent.uuid);
     const failed = counts.get('failed') ?? 0;
     assert.ok(failed > 0, 'the simulator failed some numbers');
     await screenshot(page, 'message-page');
@@ -256,9 +239,9 @@ describe(`messages in the console (${engine.name})`, () => {
   });
 
   it('a member cancels a scheduled message and the owner sees the refund in the ledger', async () => {
-    const member = await openPage(browser, server, { role: 'member' });
+    const member = await pages.open({ role: 'member' });
     await member.page.goto(`/console/messages/${scheduled.uuid}`);
-    await heading(member.page, scheduled.refNo);
+    await expectHeading(member.page, scheduled.refNo);
     await member.page.getByRole('button', { name: 'Cancel sending' }).click();
     await member.page.getByRole('button', { name: 'Cancel and refund' }).click();
     await member.page
@@ -268,22 +251,22 @@ describe(`messages in the console (${engine.name})`, () => {
     assertNoErrors(member);
     await member.close();
 
-    const owner = await openPage(browser, server, { role: 'owner' });
+    const owner = await pages.open({ role: 'owner' });
     await owner.page.goto('/console/credits');
-    await heading(owner.page, 'Credits');
+    await expectHeading(owner.page, 'Credits');
     await owner.page.getByText('Refund', { exact: false }).first().waitFor();
     assertNoErrors(owner);
     await owner.close();
   });
 
   it('reads well at phone width and in Thai', async () => {
-    const phone = await openPage(browser, server, { role: 'owner', viewport: PHONE });
+    const phone = await pages.open({ role: 'owner', viewport: PHONE });
     await phone.page.goto('/console/messages');
-    await heading(phone.page, 'Messages');
+    await expectHeading(phone.page, 'Messages');
     await phone.page.getByRole('link', { name: sent.refNo }).waitFor();
     await screenshot(phone.page, 'messages-list-phone');
     await phone.page.goto(`/console/messages/${sent.uuid}`);
-    await heading(phone.page, sent.refNo);
+    await expectHeading(phone.page, sent.refNo);
     await phone.page.getByText('43 of 43 recipients have a final status').waitFor();
     await screenshot(phone.page, 'message-page-phone');
     const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
@@ -291,27 +274,27 @@ describe(`messages in the console (${engine.name})`, () => {
     assertNoErrors(phone);
     await phone.close();
 
-    const thai = await openPage(browser, server, { role: 'owner', locale: 'th-TH' });
+    const thai = await pages.open({ role: 'owner', locale: 'th-TH' });
     await thai.page.goto(`/console/messages/${sent.uuid}`);
-    await heading(thai.page, sent.refNo);
+    await expectHeading(thai.page, sent.refNo);
     await thai.page.getByText('ผู้รับ 43 จาก 43 รายมีสถานะสุดท้ายแล้ว').waitFor();
     await screenshot(thai.page, 'message-page-th');
     await thai.page.goto('/console/messages');
-    await heading(thai.page, 'ข้อความ');
+    await expectHeading(thai.page, 'ข้อความ');
     await screenshot(thai.page, 'messages-list-th');
     assertNoErrors(thai);
     await thai.close();
   });
 
   it('an admin reads any account’s message without a cancel button', async () => {
-    const admin = await openPage(browser, server, { role: 'admin' });
-    const owner = (await server.harness.store.findUserByEmail(CONSOLE_PEOPLE.owner.email))!;
+    const admin = await pages.open({ role: 'admin' });
+    const owner = (await pages.server.harness.store.findUserByEmail(CONSOLE_PEOPLE.owner.email))!;
     await admin.page.goto(`/console/admin/accounts/${owner.accountId}`);
     await admin.page.getByRole('link', { name: 'Its messages' }).click();
-    await heading(admin.page, 'Messages');
+    await expectHeading(admin.page, 'Messages');
     await admin.page.waitForURL(new RegExp(`accountId=${owner.accountId}`));
     await admin.page.getByRole('link', { name: scheduled.refNo }).click();
-    await heading(admin.page, scheduled.refNo);
+    await expectHeading(admin.page, scheduled.refNo);
     await admin.page.getByRole('table', { name: 'Recipients', exact: true }).waitFor();
     assert.equal(await admin.page.getByRole('button', { name: 'Cancel sending' }).count(), 0);
     // Cancelled before its time: no delivery to chart.
@@ -324,14 +307,14 @@ describe(`messages in the console (${engine.name})`, () => {
     // 1,000 characters, the most the server takes in a search, and 2,000 UTF-16 units: a
     // maxLength of 1,000 would have searched for half of them.
     const content = '🙂'.repeat(999) + '🎉';
-    const smiles: { refNo: string } = await server.harness.send(
+    const smiles: { refNo: string } = await pages.server.harness.send(
       { key },
       { sender, content, msisdns: ['0812345670'] },
     );
-    const watched = await openPage(browser, server, { role: 'owner' });
+    const watched = await pages.open({ role: 'owner' });
     const { page } = watched;
     await page.goto('/console/messages');
-    await heading(page, 'Messages');
+    await expectHeading(page, 'Messages');
     const search = page.getByLabel('Search');
     await search.fill(content + '!');
     await page.getByText('At most 1,000 characters').waitFor();
@@ -350,7 +333,7 @@ describe(`messages in the console (${engine.name})`, () => {
   });
 
   it('follows a message being sent by reading its first recipients page again, not every page shown', async () => {
-    const h = server.harness;
+    const h = pages.server.harness;
     const many = await h.send<{ uuid: string; refNo: string }>(
       { key },
       {
@@ -360,10 +343,10 @@ describe(`messages in the console (${engine.name})`, () => {
       },
     );
     const message = (await h.store.findMessageByUuid(many.uuid))!;
-    const watched = await openPage(browser, server, { role: 'owner' });
+    const watched = await pages.open({ role: 'owner' });
     const { page } = watched;
     await page.goto(`/console/messages/${many.uuid}`);
-    await heading(page, many.refNo);
+    await expectHeading(page, many.refNo);
     await page.getByText('Updating live').waitFor();
     const rows = page.locator('table[aria-label="Recipients"] tbody tr');
     for (const shown of [100, 120]) {

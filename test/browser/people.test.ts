@@ -1,29 +1,18 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
 import { smtpMailer } from '../../src/mail/smtp-mailer.js';
 import {
+  assertNoErrors,
   CONSOLE_PASSWORD,
-  launchChromium,
-  openPage,
+  consoleInChromium,
+  expectHeading,
   PHONE,
   screenshot,
-  startConsoleServer,
-  type ConsoleServer,
   type WatchedPage,
 } from '../support/console-browser.js';
 import { pageEngine } from '../support/engines.js';
 import { linkIn, startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox.js';
-
-async function expectHeading(page: Page, text: string): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
-}
-
-function assertNoErrors(watched: WatchedPage, allowed?: RegExp): void {
-  const errors = watched.errors.filter((error) => !allowed?.test(error));
-  assert.deepEqual(errors, [], 'errors in the browser console');
-}
 
 /** Opens a mailed link in a browser nobody has signed in to, as its reader would. */
 async function openLink(watched: WatchedPage, link: string): Promise<void> {
@@ -36,19 +25,15 @@ const REFUSED = /the server responded with a status of (401|404|410)/;
 // One engine is enough for the pages; the API tests run both.
 const engine = pageEngine('postgres');
 describe(`people in Chromium: invitations, members, password resets (${engine.name})`, () => {
-  let browser: Browser;
-  let server: ConsoleServer;
   let inbox: SmtpInbox;
   before(async () => {
     inbox = await startSmtpInbox();
-    [browser, server] = await Promise.all([
-      launchChromium(),
-      startConsoleServer(engine, { mailer: smtpMailer(inbox.smtpUrl, 'nok@example.test') }),
-    ]);
   });
+  // The inbox starts first: the server's mail goes to it.
+  const pages = consoleInChromium(engine, () => ({
+    mailer: smtpMailer(inbox.smtpUrl, 'nok@example.test'),
+  }));
   after(async () => {
-    await browser?.close();
-    await server?.close();
     await inbox?.close();
   });
 
@@ -57,7 +42,7 @@ describe(`people in Chromium: invitations, members, password resets (${engine.na
     const memberEmail = `member.${engine.name}@bakery.example`;
 
     // The admin creates the account and, in the same form, invites its owner.
-    const admin = await openPage(browser, server, { role: 'admin' });
+    const admin = await pages.open({ role: 'admin' });
     await admin.page.goto('/console/admin/accounts');
     await admin.page.getByRole('button', { name: 'Create account' }).click();
     const dialog = admin.page.getByRole('dialog', { name: 'Create an account' });
@@ -74,8 +59,8 @@ describe(`people in Chromium: invitations, members, password resets (${engine.na
     // The owner opens the mailed link in a fresh browser: account, email, name and password.
     const ownerMail = await inbox.next(ownerEmail);
     const ownerLink = linkIn(ownerMail, '/console/accept-invitation#token=');
-    assert.ok(ownerLink.startsWith(`${server.origin}/console/accept-invitation#token=`));
-    const owner = await openPage(browser, server);
+    assert.ok(ownerLink.startsWith(`${pages.server.origin}/console/accept-invitation#token=`));
+    const owner = await pages.open();
     await openLink(owner, ownerLink);
     await expectHeading(owner.page, 'Join Nok');
     await owner.page.getByText('You are invited to Chiang Mai Bakery as Owner').waitFor();
@@ -102,7 +87,7 @@ describe(`people in Chromium: invitations, members, password resets (${engine.na
     await screenshot(owner.page, 'users-invited-desktop');
 
     // The member accepts their link (the name offered is the one the owner gave).
-    const member = await openPage(browser, server);
+    const member = await pages.open();
     await openLink(member, linkIn(await inbox.next(memberEmail), '#token='));
     await expectHeading(member.page, 'Join Nok');
     assert.equal(await member.page.getByLabel(/^Your name/).inputValue(), 'Niran Member');
@@ -125,7 +110,7 @@ describe(`people in Chromium: invitations, members, password resets (${engine.na
     const confirm = owner.page.getByRole('dialog', { name: 'Remove this person?' });
     await confirm.getByRole('button', { name: 'Remove' }).click();
     await row.waitFor({ state: 'detached' });
-    const probe = await member.context.request.get(`${server.origin}/console/api/session`);
+    const probe = await member.context.request.get(`${pages.server.origin}/console/api/session`);
     assert.equal(((await probe.json()) as { user: unknown }).user, null);
 
     // The used link now says so, clearly.
@@ -140,7 +125,7 @@ describe(`people in Chromium: invitations, members, password resets (${engine.na
   });
 
   it('reads in Thai at phone width: the users page and the forgot-password page', async () => {
-    const owner = await openPage(browser, server, {
+    const owner = await pages.open({
       role: 'owner',
       locale: 'th-TH',
       viewport: PHONE,
@@ -152,7 +137,7 @@ describe(`people in Chromium: invitations, members, password resets (${engine.na
     assertNoErrors(owner);
     await owner.close();
 
-    const guest = await openPage(browser, server, { locale: 'th-TH', viewport: PHONE });
+    const guest = await pages.open({ locale: 'th-TH', viewport: PHONE });
     await guest.page.goto('/console/forgot-password');
     await expectHeading(guest.page, 'ลืมรหัสผ่าน?');
     await screenshot(guest.page, 'forgot-password-th-phone');
@@ -162,7 +147,7 @@ describe(`people in Chromium: invitations, members, password resets (${engine.na
 
   it('someone who forgot their password asks for a link, sets a new one, and signs in with it', async () => {
     const email = 'somchai@example.co.th';
-    const watched = await openPage(browser, server);
+    const watched = await pages.open();
     const { page } = watched;
     await page.goto('/console/sign-in');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();

@@ -1,46 +1,31 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
 import {
   CONSOLE_PASSWORD,
   CONSOLE_PEOPLE,
-  launchChromium,
-  openPage,
+  consoleInChromium,
+  expectHeading,
   PHONE,
   screenshot,
-  startConsoleServer,
-  type ConsoleServer,
 } from '../support/console-browser.js';
 import { createConsoleUser } from '../support/console-session.js';
 import { pdfBytes, pngBytes } from '../support/documents.js';
 import { pageEngine } from '../support/engines.js';
 
-async function heading(page: Page, text: string): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
-}
-
 // One engine is enough for the pages; the API tests run both.
 const engine = pageEngine('sqlite');
 
 describe(`sender names in the console (${engine.name})`, () => {
-  let browser: Browser;
-  let server: ConsoleServer;
-  before(async () => {
-    [browser, server] = await Promise.all([launchChromium(), startConsoleServer(engine)]);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const pages = consoleInChromium(engine);
 
   it('an owner requests a name with a PDF and a PNG, the admin asks for changes, the owner resubmits and sees it approved', async () => {
-    const owner = await openPage(browser, server, { role: 'owner' });
+    const owner = await pages.open({ role: 'owner' });
     await owner.page.goto('/console/sender-names');
-    await heading(owner.page, 'Sender names');
+    await expectHeading(owner.page, 'Sender names');
     await screenshot(owner.page, 'sender-names-desktop');
 
     await owner.page.getByRole('link', { name: 'Request a sender name' }).click();
-    await heading(owner.page, 'Request a sender name');
+    await expectHeading(owner.page, 'Request a sender name');
     await owner.page.getByLabel(/^Sender name/).fill('MYSHOP');
     await owner.page.getByLabel(/^Sample message 1/).fill('Your code is 123456');
     await owner.page.getByLabel(/^Company registration number/).fill('0105551234567');
@@ -50,19 +35,19 @@ describe(`sender names in the console (${engine.name})`, () => {
     ]);
     await screenshot(owner.page, 'sender-names-request-form');
     await owner.page.getByRole('button', { name: 'Send for review' }).click();
-    await heading(owner.page, 'MYSHOP');
+    await expectHeading(owner.page, 'MYSHOP');
     await owner.page.getByText('Waiting for review').first().waitFor();
     await owner.page.getByRole('link', { name: 'certificate.pdf' }).waitFor();
     await screenshot(owner.page, 'sender-names-request-detail');
 
-    const admin = await openPage(browser, server, { role: 'admin' });
+    const admin = await pages.open({ role: 'admin' });
     await admin.page.goto('/console/admin/sender-review');
-    await heading(admin.page, 'Sender review');
+    await expectHeading(admin.page, 'Sender review');
     await admin.page.getByRole('link', { name: 'MYSHOP' }).click();
-    await heading(admin.page, 'MYSHOP');
+    await expectHeading(admin.page, 'MYSHOP');
     const link = admin.page.getByRole('link', { name: 'id-card.png' });
     const href = await link.getAttribute('href');
-    const document = await admin.context.request.get(`${server.origin}${href}`);
+    const document = await admin.context.request.get(`${pages.server.origin}${href}`);
     assert.equal(document.status(), 200);
     assert.equal(document.headers()['content-type'], 'image/png');
     assert.match(document.headers()['content-disposition'] ?? '', /^attachment/);
@@ -98,7 +83,7 @@ describe(`sender names in the console (${engine.name})`, () => {
     await owner.page.getByText('Approved').first().waitFor();
     await screenshot(owner.page, 'sender-names-approved');
     await admin.page.goto('/console/admin/sender-review');
-    await heading(admin.page, 'Sender review');
+    await expectHeading(admin.page, 'Sender review');
     await screenshot(admin.page, 'admin-sender-review-desktop');
     assert.deepEqual(owner.errors, []);
     assert.deepEqual(admin.errors, []);
@@ -106,7 +91,7 @@ describe(`sender names in the console (${engine.name})`, () => {
     await admin.close();
   });
   it('an admin suspends a sender made without a request (its /api/v2 send is refused), reinstates it, and shares it with another account, which then lists it', async () => {
-    const h = server.harness;
+    const h = pages.server.harness;
     const { accountId } = (await h.store.findUserByEmail(CONSOLE_PEOPLE.owner.email))!;
     // As `nok admin sender create` makes one: approved, with no request behind it.
     await h.sender(accountId!, 'NOKCLI');
@@ -130,14 +115,14 @@ describe(`sender names in the console (${engine.name})`, () => {
     const lek = { email: 'lek@baansuan.example', name: 'Lek Baan Suan' };
     await createConsoleUser(h, 'owner', { ...lek, account: baanSuan });
 
-    const admin = await openPage(browser, server, { role: 'admin' });
+    const admin = await pages.open({ role: 'admin' });
     const { page } = admin;
     await page.goto('/console');
     await page
       .getByRole('navigation', { name: 'Main navigation' })
       .getByRole('link', { name: 'Senders', exact: true })
       .click();
-    await heading(page, 'Senders');
+    await expectHeading(page, 'Senders');
     await page.getByLabel('Search by name').fill('nokcli');
     const row = page.getByRole('row').filter({ hasText: 'NOKCLI' });
     await row.getByText('Approved').waitFor();
@@ -166,12 +151,12 @@ describe(`sender names in the console (${engine.name})`, () => {
     await screenshot(page, 'admin-senders-desktop');
 
     // The account it was shared with lists it, and may send from it.
-    const theirs = await openPage(browser, server);
+    const theirs = await pages.open();
     await theirs.page.goto('/console/sign-in');
     await theirs.page.getByLabel(/^Email/).fill(lek.email);
     await theirs.page.getByLabel(/^Password/).fill(CONSOLE_PASSWORD);
     await theirs.page.getByRole('button', { name: 'Sign in' }).click();
-    await heading(theirs.page, 'Dashboard');
+    await expectHeading(theirs.page, 'Dashboard');
     await theirs.page.goto('/console/sender-names');
     const listed = theirs.page
       .getByRole('table', { name: 'Your sender names' })
@@ -198,13 +183,13 @@ describe(`sender names in the console (${engine.name})`, () => {
       .waitFor({ state: 'detached' });
     await row.getByText('Not shared').waitFor();
 
-    const thai = await openPage(browser, server, {
+    const thai = await pages.open({
       role: 'admin',
       locale: 'th-TH',
       viewport: PHONE,
     });
     await thai.page.goto('/console/admin/senders');
-    await heading(thai.page, 'ชื่อผู้ส่งทั้งหมด');
+    await expectHeading(thai.page, 'ชื่อผู้ส่งทั้งหมด');
     // At phone width each sender is a card with its actions in sight.
     const card = thai.page.getByRole('region', { name: 'NOKCLI' });
     await card.getByRole('button', { name: 'ระงับ NOKCLI' }).waitFor();

@@ -1,32 +1,22 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { createPlatformAdmin } from '../../src/domain/users/create-platform-admin.js';
 import {
+  assertNoErrors,
   CONSOLE_PEOPLE,
-  launchChromium,
-  openPage,
+  consoleInChromium,
+  expectHeading,
   PHONE,
   screenshot,
-  startConsoleServer,
   type ConsoleServer,
-  type WatchedPage,
 } from '../support/console-browser.js';
 import { pageEngine } from '../support/engines.js';
 
 const STEP_MS = 30_000;
-
-async function expectHeading(page: Page, text: string): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
-}
-
-function assertNoErrors(watched: WatchedPage, allowed?: RegExp): void {
-  const errors = watched.errors.filter((error) => !allowed?.test(error));
-  assert.deepEqual(errors, [], 'errors in the browser console');
-}
 
 /** What an authenticator app shows for `secret` (as the page printed it) at `nowMs`. */
 function appCode(secret: string, nowMs: number): string {
@@ -58,26 +48,18 @@ async function signInOnPage(page: Page, email: string, password: string): Promis
 // One engine is enough for the pages; the API tests run both.
 const engine = pageEngine('sqlite');
 describe(`two-factor sign-in in Chromium (${engine.name})`, () => {
-  let browser: Browser;
-  let server: ConsoleServer;
-  before(async () => {
-    [browser, server] = await Promise.all([launchChromium(), startConsoleServer(engine)]);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const pages = consoleInChromium(engine);
 
   it('a new platform admin is sent to enrol, scans the QR code, keeps the recovery codes, and then signs in with a code', async () => {
     const password = 'first admin passphrase';
-    await createPlatformAdmin(server.harness.store, {
+    await createPlatformAdmin(pages.server.harness.store, {
       email: 'first.admin@nok.example',
       name: 'First Admin',
       password,
-      nowMs: server.harness.clock.now(),
+      nowMs: pages.server.harness.clock.now(),
       actor: SYSTEM_ACTOR,
     });
-    const watched = await openPage(browser, server);
+    const watched = await pages.open();
     const { page } = watched;
     await page.goto('/console/admin/accounts');
     await expectHeading(page, 'Sign in to Nok');
@@ -90,7 +72,11 @@ describe(`two-factor sign-in in Chromium (${engine.name})`, () => {
     await page.goto('/console/admin/accounts');
     await expectHeading(page, 'Profile and security');
 
-    const { secret, codes } = await enrolOnProfile(page, server, 'two-factor-enrol-qr-desktop');
+    const { secret, codes } = await enrolOnProfile(
+      page,
+      pages.server,
+      'two-factor-enrol-qr-desktop',
+    );
     assert.equal(codes.length, 10);
     for (const code of codes) assert.match(code, /^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
     await page.getByRole('button', { name: 'Download as a file' }).waitFor();
@@ -106,7 +92,7 @@ describe(`two-factor sign-in in Chromium (${engine.name})`, () => {
     await page.getByRole('button', { name: 'Account menu for First Admin' }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await expectHeading(page, 'Sign in to Nok');
-    server.harness.clock.advance(STEP_MS);
+    pages.server.harness.clock.advance(STEP_MS);
     await signInOnPage(page, 'first.admin@nok.example', password);
     const codeField = page.getByLabel(/^Authentication code/);
     await codeField.waitFor();
@@ -115,7 +101,7 @@ describe(`two-factor sign-in in Chromium (${engine.name})`, () => {
     await codeField.fill('000000');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('That code is not right or was used already').waitFor();
-    await codeField.fill(appCode(secret, server.harness.clock.now()));
+    await codeField.fill(appCode(secret, pages.server.harness.clock.now()));
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expectHeading(page, 'Accounts');
     await page.setViewportSize(PHONE);
@@ -129,7 +115,7 @@ describe(`two-factor sign-in in Chromium (${engine.name})`, () => {
   });
 
   it('an owner requires two-factor sign-in for the account, and a member is then sent to enrol', async () => {
-    const owner = await openPage(browser, server, { role: 'owner' });
+    const owner = await pages.open({ role: 'owner' });
     await owner.page.goto('/console/profile');
     await expectHeading(owner.page, 'Profile and security');
     const requireSwitch = owner.page.getByRole('switch', {
@@ -139,28 +125,28 @@ describe(`two-factor sign-in in Chromium (${engine.name})`, () => {
     assert.ok(await requireSwitch.isDisabled(), 'an owner without it cannot require it yet');
     await screenshot(owner.page, 'profile-owner-desktop');
 
-    await enrolOnProfile(owner.page, server);
+    await enrolOnProfile(owner.page, pages.server);
     await owner.page.getByRole('button', { name: 'I have saved them' }).click();
     await owner.page.getByText(/Recovery codes left: 10/).waitFor();
     assert.ok(await requireSwitch.isEnabled());
     await requireSwitch.click({ force: true });
     await owner.page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    const account = await server.harness.store.findAccount(
-      (await server.harness.store.findUserByEmail(CONSOLE_PEOPLE.owner.email))!.accountId!,
+    const account = await pages.server.harness.store.findAccount(
+      (await pages.server.harness.store.findUserByEmail(CONSOLE_PEOPLE.owner.email))!.accountId!,
     );
     assert.equal(account!.requireTotp, true);
     await screenshot(owner.page, 'profile-owner-requires-two-factor-desktop');
     assertNoErrors(owner);
     await owner.close();
 
-    const member = await openPage(browser, server, { role: 'member', viewport: PHONE });
+    const member = await pages.open({ role: 'member', viewport: PHONE });
     await member.page.goto('/console/sender-names');
     await expectHeading(member.page, 'Profile and security');
     await member.page.getByText('Two-factor sign-in is required for you').waitFor();
     await member.page.getByText('Your account requires two-factor sign-in of everyone.').waitFor();
     await screenshot(member.page, 'profile-member-must-enrol-phone');
-    server.harness.clock.advance(STEP_MS);
-    await enrolOnProfile(member.page, server, 'two-factor-enrol-qr-phone');
+    pages.server.harness.clock.advance(STEP_MS);
+    await enrolOnProfile(member.page, pages.server, 'two-factor-enrol-qr-phone');
     await member.page.getByRole('button', { name: 'I have saved them' }).click();
     await member.page.goto('/console/sender-names');
     await expectHeading(member.page, 'Sender names');
@@ -169,7 +155,7 @@ describe(`two-factor sign-in in Chromium (${engine.name})`, () => {
   });
 
   it('reads in Thai: the two-factor card and the account switch of an owner who turned them on', async () => {
-    const owner = await openPage(browser, server, {
+    const owner = await pages.open({
       role: 'owner',
       locale: 'th-TH',
       viewport: PHONE,

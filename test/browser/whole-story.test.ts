@@ -15,6 +15,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { totpCode } from '../../src/domain/users/totp.js';
 import { smtpMailer } from '../../src/mail/smtp-mailer.js';
 import {
+  expectHeading,
   launchChromium,
   openPage,
   PHONE,
@@ -36,10 +37,6 @@ const OWNER_PASSWORD = 'a long and good owner password';
 const MEMBER_PASSWORD = 'a long and good member password';
 const ACCOUNT = 'Bangkok Bakery';
 const SENDER = 'BKKBAKERY';
-
-async function heading(page: Page, text: string): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
-}
 
 // One engine is enough for the browser; the API tests run both.
 const engine = pageEngine('postgres');
@@ -110,7 +107,7 @@ describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
     shot?: string,
   ): Promise<void> {
     await page.goto('/console/sign-in');
-    await heading(page, 'Sign in to Nok');
+    await expectHeading(page, 'Sign in to Nok');
     await page.getByLabel(/^Email/).fill(email);
     await page.getByLabel(/^Password/).fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -138,7 +135,7 @@ describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
     const link = linkIn(mail, '/console/accept-invitation#token=');
     assert.ok(link.startsWith(`${origin}/console/accept-invitation#token=`), link);
     await page.goto(link);
-    await heading(page, 'Join Nok');
+    await expectHeading(page, 'Join Nok');
     await page.getByText(`You are invited to ${ACCOUNT} as ${role}`).waitFor();
     assert.equal(await page.getByLabel('Email').inputValue(), email);
     if (name !== undefined) await page.getByLabel(/^Your name/).fill(name);
@@ -171,7 +168,7 @@ describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
     await first.page.getByLabel(/^Password/).fill(adminPassword);
     await first.page.getByRole('button', { name: 'Sign in' }).click();
     // Nothing else opens until two-factor sign-in is set up.
-    await heading(first.page, 'Profile and security');
+    await expectHeading(first.page, 'Profile and security');
     await first.page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     await first.page
       .getByRole('img', { name: 'QR code to add Nok to an authenticator app' })
@@ -194,7 +191,7 @@ describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
     // 1. The admin signs in with a TOTP code and creates the account.
     const admin = await person();
     await signIn(admin.page, ADMIN.email, adminPassword, adminSecret, 'story-01-admin-totp');
-    await heading(admin.page, 'Accounts');
+    await expectHeading(admin.page, 'Accounts');
     await screenshot(admin.page, 'story-01-admin-signed-in');
     // The one code of that step is used up: the next sign-in needs the next step's.
     harness.clock.advance(30_000);
@@ -206,7 +203,7 @@ describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
     await create.getByLabel(/^Owner's email/).fill(OWNER.email);
     await screenshot(admin.page, 'story-02-admin-creates-account-and-invites');
     await create.getByRole('button', { name: 'Create account' }).click();
-    await heading(admin.page, ACCOUNT);
+    await expectHeading(admin.page, ACCOUNT);
     const people = admin.page.getByRole('region', { name: 'People and invitations' });
     await people.getByRole('row', { name: new RegExp(OWNER.email) }).waitFor();
     await screenshot(admin.page, 'story-02-admin-account-created');
@@ -222,13 +219,13 @@ describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
       'story-03-owner-accepts-invitation',
       OWNER.name,
     );
-    await heading(owner.page, 'Dashboard');
+    await expectHeading(owner.page, 'Dashboard');
     await screenshot(owner.page, 'story-03-owner-signed-in');
 
     // The owner enrols in TOTP on the profile page: the QR code, the key to type, a code from
     // the app, and ten recovery codes shown once.
     await owner.page.goto('/console/profile');
-    await heading(owner.page, 'Profile and security');
+    await expectHeading(owner.page, 'Profile and security');
     await owner.page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     await owner.page
       .getByRole('img', { name: 'QR code to add Nok to an authenticator app' })
@@ -252,12 +249,12 @@ describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
     await owner.close();
     const ownerAgain = await person();
     await signIn(ownerAgain.page, OWNER.email, OWNER_PASSWORD, ownerSecret, 'story-03-owner-totp');
-    await heading(ownerAgain.page, 'Dashboard');
+    await expectHeading(ownerAgain.page, 'Dashboard');
     owner = ownerAgain;
 
     // 4. The owner creates a key and sees it once.
     await owner.page.goto('/console/api-keys');
-    await heading(owner.page, 'API keys');
+    await expectHeading(owner.page, 'API keys');
     await owner.page.getByRole('button', { name: 'Create key' }).click();
     const keyDialog = owner.page.getByRole('dialog', { name: 'Create an API key' });
     await keyDialog.getByLabel(/^Name/).fill('shop server');
@@ -289,7 +286,7 @@ describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
 
     // 5. The owner requests the sender name with a PDF and a PNG.
     await owner.page.goto('/console/sender-names/new');
-    await heading(owner.page, 'Request a sender name');
+    await expectHeading(owner.page, 'Request a sender name');
     await owner.page.getByLabel(/^Sender name/).fill(SENDER);
     await owner.page.getByLabel(/^Sample message 1/).fill('Your order is ready: collect by 18:00');
     await owner.page.getByLabel(/^Company registration number/).fill('0105561234567');
@@ -298,15 +295,15 @@ describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
       { name: 'shop-front.png', mimeType: 'image/png', buffer: pngBytes() },
     ]);
     await owner.page.getByRole('button', { name: 'Send for review' }).click();
-    await heading(owner.page, SENDER);
+    await expectHeading(owner.page, SENDER);
     await owner.page.getByText('Waiting for review').first().waitFor();
     await screenshot(owner.page, 'story-05-owner-sender-requested');
 
     // 6. The admin opens both documents and asks for changes; the owner is told by mail.
     await admin.page.goto('/console/admin/sender-review');
-    await heading(admin.page, 'Sender review');
+    await expectHeading(admin.page, 'Sender review');
     await admin.page.getByRole('link', { name: SENDER }).click();
-    await heading(admin.page, SENDER);
+    await expectHeading(admin.page, SENDER);
     // Each document opens from its link as a download: the server answers it as an attachment
     // of the type its bytes showed, so the browser saves it instead of showing it, byte for
     // byte what the owner sent. A download never reaches the page's response events; the route
@@ -377,7 +374,7 @@ describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
     // 10. The owner invites a member from the users page; the member joins by the mailed link
     // and can open neither the keys page nor the keys API.
     await owner.page.goto('/console/users');
-    await heading(owner.page, 'Users');
+    await expectHeading(owner.page, 'Users');
     const invite = owner.page.getByRole('region', { name: 'Invite someone' });
     await invite.getByLabel(/^Email/).fill(MEMBER.email);
     await invite.getByLabel(/^Name/).fill(MEMBER.name);
@@ -407,7 +404,7 @@ describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
 
     // 11. The audit log shows every step: the owner's of the account, the admin's of it too.
     await owner.page.goto('/console/audit-log');
-    await heading(owner.page, 'Audit log');
+    await expectHeading(owner.page, 'Audit log');
     const ownerLog = owner.page.getByRole('table', { name: 'Audit log, newest first' });
     for (const action of [
       'Invitation sent',
@@ -426,7 +423,7 @@ describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
     await screenshot(owner.page, 'story-11-owner-audit-log');
 
     await admin.page.goto(`/console/audit-log?accountId=${accountId}`);
-    await heading(admin.page, 'Audit log');
+    await expectHeading(admin.page, 'Audit log');
     const accountFilter = admin.page.getByRole('combobox', { name: 'Account' });
     await admin.page.waitForFunction(
       (name) =>
@@ -458,7 +455,7 @@ describe(`issue 8's whole story in Chromium (${engine.name})`, () => {
     // The admin's own sign-ins are in the platform's log: the first, by password alone (to set
     // up two-factor sign-in), then by password and TOTP code; and the operator's making them.
     await admin.page.goto('/console/audit-log?action=session.');
-    await heading(admin.page, 'Audit log');
+    await expectHeading(admin.page, 'Audit log');
     const sessionLog = admin.page.getByRole('table', { name: 'Audit log, newest first' });
     const adminSignIns = sessionLog
       .getByRole('row')

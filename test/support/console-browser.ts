@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { consoleBuildProblem, repositoryRoot } from '../../scripts/console-build.mjs';
 import type { TestEngine } from './engines.js';
@@ -59,12 +60,14 @@ export interface ConsoleServer {
   close(): Promise<void>;
 }
 
+export interface ConsoleServerOptions {
+  /** Mail, e.g. to a test SMTP inbox; links in it point at this server's origin. */
+  mailer?: HarnessOptions['mailer'];
+}
+
 export async function startConsoleServer(
   engine: TestEngine,
-  options: {
-    /** Mail, e.g. to a test SMTP inbox; links in it point at this server's origin. */
-    mailer?: HarnessOptions['mailer'];
-  } = {},
+  options: ConsoleServerOptions = {},
 ): Promise<ConsoleServer> {
   const problem = consoleBuildProblem();
   assert.equal(
@@ -85,6 +88,59 @@ export async function startConsoleServer(
   return { harness, origin, close: () => harness.close() };
 }
 
+/** A browser suite's Chromium and console server, and its pages. */
+export interface ConsoleInChromium {
+  readonly browser: Browser;
+  readonly server: ConsoleServer;
+  /** `openPage` on this suite's browser and server. */
+  open(options?: PageOptions): Promise<WatchedPage>;
+  /**
+   * Runs `stop` after the suite's last test but before the server stops: for what uses the
+   * server's store, such as a delivery rig (a suite's own `after` hooks run after this one's).
+   */
+  beforeStop(stop: () => Promise<void> | void): void;
+}
+
+/**
+ * Chromium and a console server for the `describe` it is called in: both start before its first
+ * test and stop after its last. A `before` hook the suite registers after this call runs after
+ * the start, so it may use the server. `options` is read when the server starts, so an SMTP
+ * inbox started by an earlier hook has its address by then.
+ */
+export function consoleInChromium(
+  engine: TestEngine,
+  options: () => ConsoleServerOptions = () => ({}),
+): ConsoleInChromium {
+  let started: { browser: Browser; server: ConsoleServer } | undefined;
+  const stops: (() => Promise<void> | void)[] = [];
+  const ready = () => {
+    assert.ok(started, "the browser and the server start in the suite's before hook");
+    return started;
+  };
+  before(async () => {
+    const [browser, server] = await Promise.all([
+      launchChromium(),
+      startConsoleServer(engine, options()),
+    ]);
+    started = { browser, server };
+  });
+  after(async () => {
+    for (const stop of stops) await stop();
+    await started?.browser.close();
+    await started?.server.close();
+  });
+  return {
+    get browser() {
+      return ready().browser;
+    },
+    get server() {
+      return ready().server;
+    },
+    open: (pageOptions) => openPage(ready().browser, ready().server, pageOptions),
+    beforeStop: (stop) => stops.push(stop),
+  };
+}
+
 /** A page that records what went wrong in it: console errors (CSP refusals among them). */
 export interface WatchedPage {
   readonly page: Page;
@@ -94,14 +150,17 @@ export interface WatchedPage {
   close(): Promise<void>;
 }
 
+export interface PageOptions {
+  viewport?: { width: number; height: number };
+  /** Signed in as the server's person of this role; signed out without. */
+  role?: ConsoleRoleName;
+  locale?: string;
+}
+
 export async function openPage(
   browser: Browser,
   server: ConsoleServer,
-  options: {
-    viewport?: { width: number; height: number };
-    role?: ConsoleRoleName;
-    locale?: string;
-  } = {},
+  options: PageOptions = {},
 ): Promise<WatchedPage> {
   const context = await browser.newContext({
     baseURL: server.origin,
@@ -118,6 +177,17 @@ export async function openPage(
   });
   page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
   return { page, context, errors, close: () => context.close() };
+}
+
+/** Waits for the page's one level-1 heading to read `text`. */
+export async function expectHeading(page: Page, text: string): Promise<void> {
+  await page.getByRole('heading', { level: 1, name: text, exact: true }).waitFor();
+}
+
+/** Fails on any error the page logged, but those `allowed` matches (a 401 the test provoked). */
+export function assertNoErrors(watched: WatchedPage, allowed?: RegExp): void {
+  const errors = watched.errors.filter((error) => !allowed?.test(error));
+  assert.deepEqual(errors, [], 'errors in the browser console');
 }
 
 /**
