@@ -1,0 +1,48 @@
+-- Delivery (docs/adr/0011-delivery-state.md). A recipient stays 'pending' until it reaches a final
+-- status; meanwhile parts_accepted / parts_delivered are bit masks of its parts the carrier
+-- accepted / reported delivered, and next_attempt_at holds it back for a retry.
+ALTER TABLE recipients ADD COLUMN parts_accepted BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE recipients ADD COLUMN parts_delivered BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE recipients ADD COLUMN next_attempt_at BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE recipients ADD COLUMN first_attempt_at BIGINT;
+
+-- dispatch_upto: the last seq handed to a dispatch chunk. any_accepted: a carrier accepted at
+-- least one part (the message ends 'sent', else 'failed').
+ALTER TABLE messages ADD COLUMN dispatch_upto BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN any_accepted BIGINT NOT NULL DEFAULT 0;
+CREATE INDEX messages_dispatchable ON messages(dispatch_upto, id)
+  WHERE status = 'pending' AND dispatch_upto < recipient_total;
+
+-- Work a dispatcher holds or may claim: a range of one message's seqs. Deleted once every
+-- recipient in it was accepted by a carrier or is final.
+CREATE TABLE dispatch_chunks (
+  message_id BIGINT NOT NULL,
+  first_seq BIGINT NOT NULL,
+  last_seq BIGINT NOT NULL,
+  due_at BIGINT NOT NULL,
+  lease_owner TEXT,
+  lease_expires_at BIGINT NOT NULL,
+  PRIMARY KEY (message_id, first_seq)
+);
+
+-- Receipt matching: a part the carrier accepted, by the SMSC's message id, until its receipt.
+CREATE TABLE submissions (
+  carrier TEXT NOT NULL,
+  smsc_id TEXT NOT NULL,
+  message_id BIGINT NOT NULL,
+  seq BIGINT NOT NULL,
+  part BIGINT NOT NULL,
+  submitted_at BIGINT NOT NULL,
+  PRIMARY KEY (carrier, smsc_id)
+);
+CREATE INDEX submissions_age ON submissions(submitted_at);
+
+-- Receipts that came before their submission was stored; matched by the sweep.
+CREATE TABLE orphan_receipts (
+  carrier TEXT NOT NULL,
+  smsc_id TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  error TEXT,
+  received_at BIGINT NOT NULL,
+  PRIMARY KEY (carrier, smsc_id)
+);
