@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import type { Database, EngineOps, NewRecipientRow, OpenDatabaseOptions } from '../engine.js';
 import type { Tables } from '../schema.js';
 import { postgresDeliveryStore } from './delivery-store.js';
-import { postgresMigrations } from './migrations.js';
+import { bookkeepingSql, migrationsFor } from '../migrations/migrations.js';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -22,8 +22,7 @@ const types = {
 
 /** Migrators in several processes serialise on this advisory lock key. */
 const MIGRATION_LOCK_KEY = 727_001;
-const BOOKKEEPING =
-  'CREATE TABLE IF NOT EXISTS nok_migrations (id BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)';
+const BOOKKEEPING = bookkeepingSql('postgres');
 
 export function openPostgres(url: string, options: OpenDatabaseOptions = {}): Database {
   const pool = new pg.Pool({
@@ -44,7 +43,7 @@ export function openPostgres(url: string, options: OpenDatabaseOptions = {}): Da
 
   const engine: EngineOps = {
     name: 'postgres',
-    migrations: postgresMigrations,
+    migrations: migrationsFor('postgres'),
     async applyMigration(migration, nowMs) {
       const client = await pool.connect();
       try {

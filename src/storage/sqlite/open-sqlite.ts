@@ -7,10 +7,9 @@ import type { Database, EngineOps } from '../engine.js';
 import { sqliteDeliveryStore } from './delivery-store.js';
 import { insertRecipientChunkInSlices } from './insert-recipient-chunk.js';
 import type { Tables } from '../schema.js';
-import { sqliteMigrations } from './migrations.js';
+import { bookkeepingSql, migrationsFor } from '../migrations/migrations.js';
 
-const BOOKKEEPING =
-  'CREATE TABLE IF NOT EXISTS nok_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)';
+const BOOKKEEPING = bookkeepingSql('sqlite');
 
 /**
  * Opens the embedded store. One connection per process: better-sqlite3 is synchronous, so
@@ -40,7 +39,7 @@ export function openSqlite(path: string): Database {
 
   const engine: EngineOps = {
     name: 'sqlite',
-    migrations: sqliteMigrations,
+    migrations: migrationsFor('sqlite'),
     // BEGIN IMMEDIATE takes the file's write lock, so migrators in other processes wait.
     applyMigration: (migration, nowMs) =>
       withConnection(() => {
