@@ -1,7 +1,7 @@
-import type { Selectable, SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { AuditEvent, AuditFilter } from '../domain/audit/audit-event.js';
 import type { Store } from '../domain/ports.js';
-import type { AuditEventsTable, Db, Tables } from './schema.js';
+import type { Db, Row, Tables } from './schema.js';
 
 type AuditStore = Pick<Store, 'insertAuditEvent' | 'listAuditEvents' | 'auditEventsPage'>;
 
@@ -78,7 +78,7 @@ function filtered<O>(
   return q;
 }
 
-function toEvent(row: Selectable<AuditEventsTable>): AuditEvent {
+function toEvent(row: Row<'audit_events'>): AuditEvent {
   return {
     id: Number(row.id),
     at: Number(row.at),

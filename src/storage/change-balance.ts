@@ -1,6 +1,6 @@
 import { sql, type Generated, type Transaction } from 'kysely';
 import type { BalanceChange } from '../domain/ports.js';
-import type { AccountsTable, CreditLedgerColumns, Tables } from './schema.js';
+import type { CreditLedgerColumns, Tables } from './schema.js';
 
 /**
  * The tables as the one writer of money sees them: `accounts.balance` updatable and
@@ -8,7 +8,7 @@ import type { AccountsTable, CreditLedgerColumns, Tables } from './schema.js';
  * neither write (ADR 0031).
  */
 type MoneyTables = Omit<Tables, 'accounts'> & {
-  accounts: Omit<AccountsTable, 'balance'> & { balance: number };
+  accounts: Omit<Tables['accounts'], 'balance'> & { balance: number };
   credit_ledger: Omit<CreditLedgerColumns, 'id'> & { id: Generated<number> };
 };
 

@@ -1,14 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DeliveryStore } from '../domain/delivery/delivery-store.js';
 import type { Migration } from './migration.js';
-import type { Tables } from './schema.js';
+import type { Row, Tables } from './schema.js';
 
 /** A recipient row as the materialiser writes it. */
-export interface NewRecipientRow {
-  readonly seq: number;
-  readonly msisdn: string;
-  readonly status: string;
-}
+export type NewRecipientRow = Readonly<Pick<Row<'recipients'>, 'seq' | 'msisdn' | 'status'>>;
 
 /**
  * The few operations whose SQL or driver use differs by engine. Each has a twin in

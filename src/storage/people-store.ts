@@ -4,11 +4,7 @@ import type {
   PasswordReset,
   PeopleStore,
 } from '../domain/users/people-store.js';
-import type { Db, Tables } from './schema.js';
-import type { Selectable } from 'kysely';
-
-type InvitationRow = Selectable<Tables['invitations']>;
-type PasswordResetRow = Selectable<Tables['password_resets']>;
+import type { Db, InvitationRow, PasswordResetRow } from './schema.js';
 
 function toInvitation(row: InvitationRow): Invitation {
   return {

@@ -1,5 +1,4 @@
 import { endianness } from 'node:os';
-import type { Selectable } from 'kysely';
 import type {
   Account,
   ApiKeyRecord,
@@ -13,7 +12,7 @@ import type {
   MessageStatus,
   SenderStatus,
 } from '../domain/statuses.js';
-import type { AccountRow, ApiKeyRow, MessagesTable, SenderRow } from './schema.js';
+import type { AccountRow, ApiKeyRow, MessageRow, Row, SenderRow } from './schema.js';
 
 export function toAccount(row: AccountRow): Account {
   return {
@@ -81,7 +80,7 @@ export const MESSAGE_COLUMNS = [
   'materialised_upto',
 ] as const;
 
-type MessageColumns = Pick<Selectable<MessagesTable>, (typeof MESSAGE_COLUMNS)[number]>;
+type MessageColumns = Pick<MessageRow, (typeof MESSAGE_COLUMNS)[number]>;
 
 export function toMessage(row: MessageColumns): Message {
   return {
@@ -139,11 +138,9 @@ export function unpackNumbers(buffer: Uint8Array): Uint32Array {
   return numbers;
 }
 
-export function toCompactList(row: {
-  numbers: Uint8Array;
-  blocked_seqs: string;
-  invalid_numbers: string;
-}): CompactRecipientList {
+export function toCompactList(
+  row: Omit<Row<'message_recipient_lists'>, 'message_id'>,
+): CompactRecipientList {
   return {
     numbers: unpackNumbers(row.numbers),
     blockedSeqs: JSON.parse(row.blocked_seqs) as number[],

@@ -4,7 +4,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { Database, EngineOps, NewRecipientRow, OpenDatabaseOptions } from '../engine.js';
-import type { Tables } from '../schema.js';
+import type { MessageRow, Row, Tables } from '../schema.js';
 import { postgresDeliveryStore } from './delivery-store.js';
 import { bookkeepingSql, migrationsFor } from '../migrations/migrations.js';
 
@@ -72,7 +72,9 @@ export function openPostgres(url: string, options: OpenDatabaseOptions = {}): Da
     async appliedMigrations() {
       const exists = await pool.query("SELECT to_regclass('nok_migrations') AS t");
       if (!exists.rows[0]?.t) return [];
-      const rows = await pool.query<{ id: number }>('SELECT id FROM nok_migrations ORDER BY id');
+      const rows = await pool.query<Pick<Row<'nok_migrations'>, 'id'>>(
+        'SELECT id FROM nok_migrations ORDER BY id',
+      );
       return rows.rows.map((row) => row.id);
     },
     insertRecipientChunk: (messageId, fromSeq, toSeq, rows, nowMs) =>
@@ -109,7 +111,7 @@ async function insertChunk(
       MATERIALISE_LOCK_CLASS,
       messageId % 2 ** 31,
     ]);
-    const current = await client.query<{ materialised_upto: number }>(
+    const current = await client.query<Pick<MessageRow, 'materialised_upto'>>(
       'SELECT materialised_upto FROM messages WHERE id = $1',
       [messageId],
     );

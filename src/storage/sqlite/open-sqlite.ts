@@ -6,7 +6,7 @@ import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 import type { Database, EngineOps } from '../engine.js';
 import { sqliteDeliveryStore } from './delivery-store.js';
 import { insertRecipientChunkInSlices } from './insert-recipient-chunk.js';
-import type { Tables } from '../schema.js';
+import type { Row, Tables } from '../schema.js';
 import { bookkeepingSql, migrationsFor } from '../migrations/migrations.js';
 
 const BOOKKEEPING = bookkeepingSql('sqlite');
@@ -64,10 +64,10 @@ export function openSqlite(path: string): Database {
     appliedMigrations: () =>
       withConnection(() => {
         raw.exec(BOOKKEEPING);
-        const rows = raw.prepare('SELECT id FROM nok_migrations ORDER BY id').all() as {
-          id: number;
-        }[];
-        return rows.map((row) => row.id);
+        const ids = raw.prepare<[], Pick<Row<'nok_migrations'>, 'id'>>(
+          'SELECT id FROM nok_migrations ORDER BY id',
+        );
+        return ids.all().map((row) => row.id);
       }),
     insertRecipientChunk: (messageId, fromSeq, toSeq, rows, nowMs) =>
       insertRecipientChunkInSlices(raw, withConnection, messageId, fromSeq, toSeq, rows, nowMs),
