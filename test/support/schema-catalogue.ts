@@ -1,5 +1,5 @@
 // What a migrated database holds, read from the engine's own catalogue and written in one
-// portable form, so that the SQLite and PostgreSQL migration twins can be compared field by
+// portable form, so that what the migrations make on SQLite and on PostgreSQL can be compared field by
 // field: tables, columns (type, NOT NULL, default), primary keys, indexes (columns, uniqueness,
 // partial predicate), foreign keys and triggers.
 import { sql, type Kysely } from 'kysely';
@@ -36,6 +36,48 @@ export interface Table {
 export type Catalogue = Readonly<Record<string, Table>>;
 
 export type PortableType = 'integer' | 'text' | 'bytes';
+
+/**
+ * Key columns that SQLite lets hold NULL where PostgreSQL does not: the lone TEXT key of a
+ * rowid table, declared without NOT NULL (an old SQLite quirk kept for compatibility). Migrations
+ * 4, 7 and 9 made these three; no code writes NULL there, the Kysely types forbid it. A new
+ * table is keyed by an identity or by its `primaryKey` (WITHOUT ROWID refuses NULL), so this
+ * list never grows (ADR 0037); a migration that rebuilds these tables empties it.
+ */
+export const SQLITE_NULLABLE_KEYS: readonly string[] = [
+  'dispatcher_statuses.owner',
+  'sessions.id_hash',
+  'sign_in_throttles.scope',
+];
+
+/** Key columns that take NULL, as `table.column`, sorted. */
+export function nullableKeys(catalogue: Catalogue): string[] {
+  return Object.entries(catalogue)
+    .flatMap(([name, table]) =>
+      table.primaryKey
+        .filter((column) => !table.columns[column]!.notNull)
+        .map((column) => `${name}.${column}`),
+    )
+    .sort();
+}
+
+/** The catalogue with every key column NOT NULL, as the migrations declare them. */
+export function withKeysNotNull(catalogue: Catalogue): Catalogue {
+  return Object.fromEntries(
+    Object.entries(catalogue).map(([name, table]) => [
+      name,
+      {
+        ...table,
+        columns: Object.fromEntries(
+          Object.entries(table.columns).map(([column, c]) => [
+            column,
+            table.primaryKey.includes(column) ? { ...c, notNull: true } : c,
+          ]),
+        ),
+      },
+    ]),
+  );
+}
 
 /** A trigger as `name: timing event`, from the CREATE TRIGGER text either engine gives back. */
 function describeTrigger(name: string, definition: string): string {
@@ -100,13 +142,20 @@ async function readSqlite(db: Kysely<unknown>): Promise<Catalogue> {
       dflt_value: string | null;
       pk: number;
     }>(db, sql`SELECT * FROM pragma_table_info(${table})`);
+    const [listed] = await rows<{ wr: number }>(
+      db,
+      sql`SELECT wr FROM pragma_table_list(${table})`,
+    );
+    const withoutRowid = listed!.wr === 1;
+    const keyColumns = info.filter((c) => c.pk > 0).length;
     const columns: Record<string, Column> = {};
     for (const c of info) {
+      // A key column refuses NULL in a WITHOUT ROWID table, and as the rowid's alias (a lone
+      // INTEGER key); any other key column of SQLite's takes NULL unless declared NOT NULL.
+      const rowidAlias = keyColumns === 1 && c.type === 'INTEGER';
       columns[c.name] = {
         type: portable('sqlite', table, c.name, c.type),
-        // A primary key column is NOT NULL on both engines (in SQLite: INTEGER PRIMARY KEY and
-        // WITHOUT ROWID, which are the only primary keys the migrations declare).
-        notNull: c.notnull === 1 || c.pk > 0,
+        notNull: c.notnull === 1 || (c.pk > 0 && (withoutRowid || rowidAlias)),
         default: c.dflt_value === null ? null : normalisePredicate(c.dflt_value),
       };
     }
