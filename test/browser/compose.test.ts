@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
 import { addCredits } from '../../src/domain/credits/add-credits.js';
 import { createTemplate } from '../../src/domain/templates/create-template.js';
 import {
+  assertNoErrors,
   CONSOLE_PEOPLE,
   consoleInChromium,
   expectHeading,
@@ -11,10 +13,21 @@ import {
   screenshot,
   SCREENSHOT_DIR,
 } from '../support/console-browser.js';
+import { accessibilityProblems } from '../support/accessibility.js';
 import { pageEngine } from '../support/engines.js';
 
 // 165 UTF-16 units of Thai: three parts of 67, 67 and 31.
 const THAI_3_PARTS = 'สวัสดีครับ '.repeat(15);
+
+/** The recipient tally a dialog or page shows, figure by figure, as the user reads it. */
+async function tallyIn(scope: Locator): Promise<Record<string, string>> {
+  const figures = ['requested', 'duplicates', 'unique', 'invalid', 'blocked', 'charged'];
+  const shown: Record<string, string> = {};
+  for (const figure of figures) {
+    shown[figure] = await scope.getByTestId(`tally-${figure}`).innerText();
+  }
+  return shown;
+}
 
 // One engine is enough for the pages; the API tests run both.
 const engine = pageEngine('sqlite');
@@ -95,7 +108,17 @@ describe(`compose and send in the console (${engine.name})`, () => {
     const dialog = page.getByRole('dialog', { name: 'Check and confirm' });
     await dialog.waitFor();
     await dialog.getByTestId('confirm-cost').getByText('600,000').waitFor();
-    await dialog.getByText('Blocklisted').waitFor();
+    // The file's 200,003 numbers: one repeated, one not a number, one blocklisted.
+    const tally = {
+      requested: '200,003',
+      duplicates: '1',
+      unique: '200,002',
+      invalid: '1',
+      blocked: '1',
+      charged: '200,000',
+    };
+    assert.deepEqual(await tallyIn(dialog), tally);
+    assert.deepEqual(await accessibilityProblems(page), []);
     await screenshot(page, 'compose-confirm');
     const balanceBefore = (await pages.server.harness.store.findAccount(accountId))!.balance;
     await dialog.getByRole('button', { name: 'Send now' }).click();
@@ -105,12 +128,49 @@ describe(`compose and send in the console (${engine.name})`, () => {
     const message = await pages.server.harness.store.findMessageByUuid(uuid);
     assert.equal(message?.parts, 3);
     await expectHeading(page, message!.refNo);
+    // The message page counts them as the confirmation did.
+    assert.deepEqual(await tallyIn(page.getByRole('main')), tally);
+    assert.deepEqual(await accessibilityProblems(page), []);
     await screenshot(page, 'compose-sent-message');
     assert.equal(
       (await pages.server.harness.store.findAccount(accountId))!.balance,
       balanceBefore - 600_000,
     );
     assert.deepEqual(errors, []);
+  });
+
+  it('at phone width, in English and in Thai, every choice of the switches shows whole', async () => {
+    for (const [locale, heading] of [
+      ['en-GB', 'Send a message'],
+      ['th-TH', 'ส่งข้อความ'],
+    ] as const) {
+      const watched = await pages.open({ role: 'member', locale, viewport: PHONE });
+      const { page } = watched;
+      await page.goto('/console/messages/new');
+      await expectHeading(page, heading);
+      const labels = page.locator('main .mantine-SegmentedControl-label');
+      // Write / Template, and the three ways to give recipients.
+      assert.equal(await labels.count(), 5);
+      const clipped = await labels.evaluateAll((elements) =>
+        elements
+          .filter((label) => {
+            const box = label.getBoundingClientRect();
+            return (
+              label.scrollWidth > label.clientWidth ||
+              label.scrollHeight > label.clientHeight ||
+              box.left < 0 ||
+              box.right > window.innerWidth
+            );
+          })
+          .map((label) => label.textContent),
+      );
+      assert.deepEqual(clipped, [], `cut off at phone width (${locale})`);
+      // At phone width the navigation is closed, out of the accessibility tree.
+      assert.deepEqual(await accessibilityProblems(page, ['banner', 'main']), [], locale);
+      await screenshot(page, `compose-switches-phone-${locale}`);
+      assertNoErrors(watched);
+      await watched.close();
+    }
   });
 
   it('the page in Thai, at phone width, schedules for later in the user’s zone', async () => {
@@ -180,14 +240,14 @@ describe(`compose and send in the console (${engine.name})`, () => {
       .waitFor();
     await page
       .getByTestId('part-counter')
-      .getByText(/^30 characters · 1 parts/)
+      .getByText(/^30 characters · 1 part \(/)
       .waitFor();
 
     await page.getByLabel('Numbers').fill('0812345678');
     // The empty field does not hold the cost back, nor the send.
     await page
       .getByTestId('live-cost')
-      .getByText(/1 parts × 1 recipients = 1 credits/)
+      .getByText(/^1 part × 1 recipient = 1 credit \(/)
       .waitFor();
     await screenshot(page, 'compose-template-desktop');
     await page.getByRole('button', { name: 'Check before sending' }).click();

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { FONT_STACK } from '../../web/src/lib/font-stack.js';
+import { accessibilityProblems } from '../support/accessibility.js';
 import {
   assertNoErrors,
   CONSOLE_PASSWORD,
@@ -45,61 +46,6 @@ const ADMIN_AREAS = [
 async function isOffScreen(locator: Locator): Promise<boolean> {
   const box = await locator.boundingBox();
   return box !== null && box.x + box.width <= 0;
-}
-
-/** Roles a person operates: each must have a name a screen reader reads out. */
-const CONTROL_ROLES = new Set([
-  'button',
-  'checkbox',
-  'combobox',
-  'link',
-  'listbox',
-  'menuitem',
-  'radio',
-  'searchbox',
-  'slider',
-  'spinbutton',
-  'switch',
-  'tab',
-  'textbox',
-]);
-
-/**
- * What a screen reader would stumble on in the page as Chromium exposes it (its accessibility
- * tree, names computed as assistive technology gets them): a control without a name, a missing
- * landmark (a signed-in page has a banner, the navigation and the main content), or other than
- * one level-1 heading.
- */
-async function accessibilityProblems(
-  page: Page,
-  landmarks: readonly string[] = ['banner', 'navigation', 'main'],
-): Promise<string[]> {
-  const cdp = await page.context().newCDPSession(page);
-  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
-  const problems: string[] = [];
-  const roles = new Map<string, number>();
-  let topHeadings = 0;
-  for (const node of nodes) {
-    if (node.ignored) continue;
-    const role = String(node.role?.value ?? '');
-    roles.set(role, (roles.get(role) ?? 0) + 1);
-    const level = node.properties?.find((property) => property.name === 'level')?.value.value;
-    if (role === 'heading' && level === 1) topHeadings++;
-    if (CONTROL_ROLES.has(role) && String(node.name?.value ?? '').trim() === '') {
-      const { node: element } = await cdp.send('DOM.describeNode', {
-        backendNodeId: node.backendDOMNodeId,
-      });
-      problems.push(
-        `a ${role} without a name: <${element.localName} ${element.attributes?.join(' ')}>`,
-      );
-    }
-  }
-  await cdp.detach();
-  for (const landmark of landmarks) {
-    if (!roles.has(landmark)) problems.push(`no ${landmark} landmark`);
-  }
-  if (topHeadings !== 1) problems.push(`${topHeadings} level-1 headings`);
-  return problems;
 }
 
 /** The Thai-capable font families this machine has (fontconfig), e.g. Loma, Garuda. */

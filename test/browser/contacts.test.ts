@@ -42,7 +42,7 @@ describe(`contact groups, templates and the blocklist in the console (${engine.n
     await screenshot(page, 'contact-group-import');
 
     await page.getByLabel('Search by number').fill('0810000123');
-    await page.getByTestId('members-total').getByText('1 numbers found').waitFor();
+    await page.getByTestId('members-total').getByText('1 number found').waitFor();
     await page.getByRole('button', { name: 'Remove 66810000123' }).click();
     await page.getByTestId('members-total').getByText('0 numbers found').waitFor();
     await page.getByTestId('group-size').getByText('9,999 numbers').waitFor();
@@ -104,7 +104,7 @@ describe(`contact groups, templates and the blocklist in the console (${engine.n
     await page.getByLabel('Search by number').fill('0811');
     await page.getByText('2 numbers').waitFor();
     await page.getByRole('button', { name: 'Unblock 66811111111' }).click();
-    await page.getByText('1 numbers').waitFor();
+    await page.getByText('1 number', { exact: true }).waitFor();
     await screenshot(page, 'blocklist');
     await page.getByRole('tab', { name: 'Platform-wide' }).click();
     await page.getByRole('cell', { name: '66870000001', exact: true }).waitFor();

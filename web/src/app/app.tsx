@@ -2,7 +2,8 @@ import type { i18n as I18n } from 'i18next';
 import { RouterProvider } from 'react-router';
 import { onUnauthorized } from '../lib/api-client';
 import { sessionQueryKey } from '../lib/session';
-import { AppProvider, createQueryClient } from './provider';
+import { AppProvider } from './provider';
+import { createQueryClient } from './query-client';
 import { createRouter } from './router';
 
 /** The console: providers around the router. Made once per page load by main.tsx. */

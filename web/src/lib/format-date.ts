@@ -2,13 +2,24 @@ import { DEFAULT_TIME_ZONE, isTimeZone, zoneOrDefault } from '@contract/time-zon
 
 export { DEFAULT_TIME_ZONE, isTimeZone };
 
+/** The console's languages. */
 export type Language = 'th' | 'en';
 
 /**
- * Thai dates follow Thai usage (Buddhist era, Thai month names); English ones a day-month-year
- * order, which reads the same everywhere.
+ * The Intl locale each language formats dates and numbers with. Thai follows Thai usage
+ * (Buddhist era, Thai month names, Western digits grouped by thousands); English is en-GB, whose
+ * day-month-year order reads the same everywhere.
  */
-const LOCALES: Record<Language, string> = { th: 'th-TH', en: 'en-GB' };
+export const INTL_LOCALES: Record<Language, string> = { th: 'th-TH', en: 'en-GB' };
+
+export function isLanguage(value: unknown): value is Language {
+  return value === 'th' || value === 'en';
+}
+
+/** The console language of an i18next language tag (`th`, `en`, `en-US`, or none yet). */
+export function languageOf(tag: string | undefined): Language {
+  return tag?.toLowerCase().startsWith('th') ? 'th' : 'en';
+}
 
 export interface DateFormatOptions {
   readonly language: Language;
@@ -25,7 +36,7 @@ function formatter({ language, timeZone, style = 'datetime' }: DateFormatOptions
   const key = `${language}|${zone}|${style}`;
   let found = formatters.get(key);
   if (!found) {
-    found = new Intl.DateTimeFormat(LOCALES[language], {
+    found = new Intl.DateTimeFormat(INTL_LOCALES[language], {
       timeZone: zone,
       dateStyle: 'medium',
       ...(style === 'datetime' ? { timeStyle: 'short', hourCycle: 'h23' } : {}),

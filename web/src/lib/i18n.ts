@@ -1,8 +1,9 @@
-import i18next from 'i18next';
+import i18next, { type FormatterModule, type InitOptions } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../locales/en.json';
 import th from '../locales/th.json';
-import type { Language } from './format-date';
+import { formatNumber } from './format-number';
+import { isLanguage, languageOf, type Language } from './format-date';
 
 /** Every string the console shows comes from these files; `t()` accepts only their keys. */
 export const resources = { en: { translation: en }, th: { translation: th } } as const;
@@ -17,9 +18,37 @@ declare module 'i18next' {
 export const LANGUAGES: readonly Language[] = ['th', 'en'];
 const STORAGE_KEY = 'nok.language';
 
-function isLanguage(value: unknown): value is Language {
-  return value === 'th' || value === 'en';
-}
+/**
+ * Formats what translations interpolate: with `alwaysFormat`, every value passes through here,
+ * whatever its placeholder says, so a number passed to `t()` is always written by `formatNumber`
+ * in the translation's language ("97,000 credits", never "97000"). Other values stay as they are.
+ */
+export const numberFormatter: FormatterModule = {
+  type: 'formatter',
+  init: () => undefined,
+  add: () => {
+    throw new Error('The console formats numbers alone (formatNumber); add no i18next format');
+  },
+  addCached: () => {
+    throw new Error('The console formats numbers alone (formatNumber); add no i18next format');
+  },
+  // Anything else goes back as it came: i18next itself turns it into text, or reports a
+  // placeholder given no value.
+  format: (value: unknown, _format, lng) =>
+    (typeof value === 'number' ? formatNumber(value, languageOf(lng)) : value) as string,
+};
+
+/**
+ * How the console's i18next is set up, but for the starting language. Plurals follow each
+ * language's CLDR rules: English has `_one` and `_other` keys, Thai only `_other`.
+ */
+export const I18N_OPTIONS = {
+  resources,
+  fallbackLng: 'en',
+  supportedLngs: LANGUAGES,
+  interpolation: { escapeValue: false, alwaysFormat: true },
+  returnNull: false,
+} as const satisfies InitOptions;
 
 /** The language chosen before on this browser, else the browser's own if it is Thai. */
 export function initialLanguage(): Language {
@@ -51,14 +80,10 @@ export async function initI18n(): Promise<typeof i18next> {
     // Screen readers pick their voice from it, and CSS line breaking from it.
     document.documentElement.lang = language;
   });
-  await i18next.use(initReactI18next).init({
-    resources,
-    lng: initialLanguage(),
-    fallbackLng: 'en',
-    supportedLngs: LANGUAGES,
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
+  await i18next
+    .use(initReactI18next)
+    .use(numberFormatter)
+    .init({ ...I18N_OPTIONS, lng: initialLanguage() });
   document.documentElement.lang = currentLanguage();
   return i18next;
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { formatDate, type DateFormatOptions, type Language } from './format-date';
+import { formatDate, type DateFormatOptions } from './format-date';
+import { languageOf } from './format-date';
 import { useSession } from './session';
 
 /** Formats instants in the signed-in user's time zone (default Asia/Bangkok) and language. */
@@ -9,6 +10,6 @@ export function useFormatDate(): (
 ) => string {
   const { i18n } = useTranslation();
   const timeZone = useSession().data?.user?.timeZone;
-  const language: Language = i18n.resolvedLanguage === 'th' ? 'th' : 'en';
+  const language = languageOf(i18n.resolvedLanguage);
   return (value, style) => formatDate(value, { language, timeZone, style });
 }

@@ -33,7 +33,7 @@ export function useSearchTerm(
   const issue = result.error.issues[0];
   const error =
     issue?.code === 'too_big'
-      ? (tooLong ?? t('errors.tooLong', { max: Number(issue.maximum) }))
+      ? (tooLong ?? t('errors.tooLong', { count: Number(issue.maximum) }))
       : (invalid ?? t('errors.searchInvalid'));
   return { term, error };
 }

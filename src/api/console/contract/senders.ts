@@ -20,7 +20,7 @@ import {
 } from '../../../domain/senders/sender-request-rules.js';
 import { SENDER_STATUSES } from '../../../domain/statuses.js';
 
-export { MAX_SAMPLE_MESSAGES, SENDER_PURPOSES, SENDER_STATUSES };
+export { MAX_SAMPLE_MESSAGE_CHARS, MAX_SAMPLE_MESSAGES, SENDER_PURPOSES, SENDER_STATUSES };
 /** The longest sender name, in characters. */
 export const SENDER_NAME_MAX = LIMITS.senderNameChars;
 

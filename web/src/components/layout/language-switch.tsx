@@ -1,12 +1,12 @@
 import { SegmentedControl } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { Language } from '../../lib/format-date';
+import { languageOf, type Language } from '../../lib/format-date';
 import { changeLanguage, LANGUAGES } from '../../lib/i18n';
 
 /** Thai or English, for the whole console; the choice is remembered on this browser. */
 export function LanguageSwitch({ size = 'xs' }: { size?: 'xs' | 'sm' }) {
   const { t, i18n } = useTranslation();
-  const language: Language = i18n.resolvedLanguage === 'th' ? 'th' : 'en';
+  const language = languageOf(i18n.resolvedLanguage);
   return (
     <SegmentedControl
       size={size}

@@ -2,6 +2,7 @@ import { Alert, Button, FileInput, Group, List, Progress, Stack, Table, Text } f
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NumberImportReport } from '@contract/number-imports';
+import { useFormatNumber } from '../../lib/use-format-number';
 import { ApiErrorAlert } from './api-error-alert';
 
 /**
@@ -75,8 +76,8 @@ export function NumberImport({
 }
 
 function ImportReport({ report }: { report: NumberImportReport }) {
-  const { t, i18n } = useTranslation();
-  const n = (value: number) => value.toLocaleString(i18n.language);
+  const { t } = useTranslation();
+  const n = useFormatNumber();
   const more = report.rejected - report.rejectedLines.length;
   return (
     <Alert
@@ -85,21 +86,10 @@ function ImportReport({ report }: { report: NumberImportReport }) {
       data-testid="import-report"
     >
       <List size="sm" spacing={2}>
-        <List.Item>
-          {t('numberImport.added', { count: report.added, n: n(report.added) })}
-        </List.Item>
-        <List.Item>
-          {t('numberImport.alreadyPresent', {
-            count: report.alreadyPresent,
-            n: n(report.alreadyPresent),
-          })}
-        </List.Item>
-        <List.Item>
-          {t('numberImport.duplicates', { count: report.duplicates, n: n(report.duplicates) })}
-        </List.Item>
-        <List.Item>
-          {t('numberImport.rejected', { count: report.rejected, n: n(report.rejected) })}
-        </List.Item>
+        <List.Item>{t('numberImport.added', { n: report.added })}</List.Item>
+        <List.Item>{t('numberImport.alreadyPresent', { n: report.alreadyPresent })}</List.Item>
+        <List.Item>{t('numberImport.duplicates', { n: report.duplicates })}</List.Item>
+        <List.Item>{t('numberImport.rejected', { n: report.rejected })}</List.Item>
       </List>
       {report.rejectedLines.length > 0 ? (
         <Table.ScrollContainer minWidth={320} mah={280} mt="sm">
@@ -125,7 +115,7 @@ function ImportReport({ report }: { report: NumberImportReport }) {
       ) : null}
       {more > 0 ? (
         <Text size="sm" mt="xs">
-          {t('numberImport.more', { count: more, n: n(more) })}
+          {t('numberImport.more', { count: more })}
         </Text>
       ) : null}
     </Alert>

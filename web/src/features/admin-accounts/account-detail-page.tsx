@@ -34,6 +34,7 @@ import { LedgerTable, useLedger } from '../credits';
 import { AccountPeopleCard } from '../people';
 import { useAccount, useAdjustCredits, useSetStatus, useUpdateSettings } from './api';
 import { AccountStatusBadge } from './status-badge';
+import { useFormatNumber } from '../../lib/use-format-number';
 
 /** One account as an admin manages it: balance, settings, status, senders and ledger. */
 export function AccountDetailPage() {
@@ -49,8 +50,8 @@ export function AccountDetailPage() {
 }
 
 function AccountDetailView({ account }: { account: AccountDetail }) {
-  const { t, i18n } = useTranslation();
-  const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
+  const { t } = useTranslation();
+  const number = useFormatNumber();
   const ledger = useLedger({ accountId: account.id });
   return (
     <Stack gap="lg">
@@ -63,7 +64,7 @@ function AccountDetailView({ account }: { account: AccountDetail }) {
           <AccountStatusBadge status={account.status} />
         </Group>
         <Group gap="md">
-          <Text c="dimmed">{t('accounts.idLine', { id: account.id })}</Text>
+          <Text c="dimmed">{t('accounts.idLine', { id: String(account.id) })}</Text>
           <Anchor component={Link} to={`/admin/messages?accountId=${account.id}`} size="sm">
             {t('accounts.messagesLink')}
           </Anchor>
@@ -75,7 +76,7 @@ function AccountDetailView({ account }: { account: AccountDetail }) {
             {t('accounts.balance')}
           </Text>
           <Text size="xl" fw={700} data-testid="account-balance">
-            {number.format(account.balance)}
+            {number(account.balance)}
           </Text>
         </Card>
         <Card withBorder>
@@ -83,7 +84,7 @@ function AccountDetailView({ account }: { account: AccountDetail }) {
             {t('accounts.pricePerPart')}
           </Text>
           <Text size="xl" fw={700}>
-            {number.format(account.pricePerPart)}
+            {number(account.pricePerPart)}
           </Text>
         </Card>
         <Card withBorder>
@@ -93,7 +94,7 @@ function AccountDetailView({ account }: { account: AccountDetail }) {
           <Text size="xl" fw={700}>
             {account.rateLimitRequests === null
               ? t('accounts.rateLimitDefault')
-              : number.format(account.rateLimitRequests)}
+              : number(account.rateLimitRequests)}
           </Text>
         </Card>
       </SimpleGrid>

@@ -26,6 +26,7 @@ import { useSearchTerm } from '../../lib/use-search-term';
 import { inviteOwner } from '../people';
 import { useAccounts, useCreateAccount } from './api';
 import { AccountStatusBadge } from './status-badge';
+import { useFormatNumber } from '../../lib/use-format-number';
 
 const PAGE_SIZE = 25;
 
@@ -37,7 +38,7 @@ type CreateAccountForm = z.input<typeof createAccountFormSchema>;
 
 /** Every customer account, found by name, with balance and status; create one. */
 export function AccountsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   usePageTitle(t('areas.adminAccounts.title'));
   const [search, setSearch] = useState('');
   const found = useSearchTerm(accountListQuerySchema.shape.search, search, { delay: 250 });
@@ -47,7 +48,7 @@ export function AccountsPage() {
     { search: found.term ?? '', page, pageSize: PAGE_SIZE },
     found.term !== null,
   );
-  const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
+  const number = useFormatNumber();
   const pages = accounts.data ? Math.max(1, Math.ceil(accounts.data.total / PAGE_SIZE)) : 1;
 
   return (
@@ -95,8 +96,8 @@ export function AccountsPage() {
                       {account.name}
                     </Anchor>
                   </Table.Td>
-                  <Table.Td ta="right">{number.format(account.balance)}</Table.Td>
-                  <Table.Td ta="right">{number.format(account.pricePerPart)}</Table.Td>
+                  <Table.Td ta="right">{number(account.balance)}</Table.Td>
+                  <Table.Td ta="right">{number(account.pricePerPart)}</Table.Td>
                   <Table.Td>
                     <AccountStatusBadge status={account.status} />
                   </Table.Td>

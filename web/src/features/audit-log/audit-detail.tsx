@@ -2,17 +2,18 @@ import { Code, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { AuditEventView } from '@contract/audit';
 import classes from './audit-log.module.css';
+import { useFormatNumber } from '../../lib/use-format-number';
 
 /** The detail of an event as a short list: "Field: value", a change as "from → to". */
 export function AuditDetail({ detail }: { detail: AuditEventView['detail'] }) {
-  const { t, i18n } = useTranslation();
-  const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
+  const { t } = useTranslation();
+  const number = useFormatNumber();
   const entries = Object.entries(detail);
   if (entries.length === 0) return <Text c="dimmed">—</Text>;
 
   const show = (value: unknown): string => {
     if (value === null || value === undefined || value === '') return '—';
-    if (typeof value === 'number') return number.format(value);
+    if (typeof value === 'number') return number(value);
     if (typeof value === 'boolean') return t(value ? 'audit.yes' : 'audit.no');
     if (typeof value === 'string') return value;
     if (Array.isArray(value)) return value.map(show).join(', ');

@@ -156,7 +156,7 @@ function Actor({ event }: { event: AuditEventView }) {
   return (
     <div>
       <Text size="sm" fw={500}>
-        {event.actorName ?? t('audit.userNumber', { id: event.actorUserId })}
+        {event.actorName ?? t('audit.userNumber', { id: String(event.actorUserId) })}
       </Text>
       {event.actorEmail ? (
         <Text size="xs" c="dimmed" className={classes.email}>

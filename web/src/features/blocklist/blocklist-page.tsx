@@ -8,6 +8,7 @@ import {
   Text,
   TextInput,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -111,7 +112,7 @@ function AddNumbers({ path }: { path: ChangeablePath }) {
 }
 
 function Entries({ path, editable }: { path: BlocklistPath; editable: boolean }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const formatDate = useFormatDate();
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
@@ -136,7 +137,7 @@ function Entries({ path, editable }: { path: BlocklistPath; editable: boolean })
       {entries.data ? (
         <>
           <Text size="sm" c="dimmed" data-testid={`blocklist-total-${path}`}>
-            {t('blocklist.found', { n: entries.data.total.toLocaleString(i18n.language) })}
+            {t('blocklist.found', { count: entries.data.total })}
           </Text>
           <Table.ScrollContainer minWidth={300}>
             <Table striped aria-label={t('blocklist.entries')}>
@@ -144,7 +145,11 @@ function Entries({ path, editable }: { path: BlocklistPath; editable: boolean })
                 <Table.Tr>
                   <Table.Th>{t('blocklist.number')}</Table.Th>
                   <Table.Th>{t('blocklist.added')}</Table.Th>
-                  {editable ? <Table.Th /> : null}
+                  {editable ? (
+                    <Table.Th>
+                      <VisuallyHidden>{t('blocklist.actions')}</VisuallyHidden>
+                    </Table.Th>
+                  ) : null}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { CarriersStatus } from '@contract/carriers';
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
 import { useFormatDate } from '../../lib/use-format-date';
+import { useFormatNumber } from '../../lib/use-format-number';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useCarriersStatus } from './api';
 import { CarrierCard } from './components/carrier-card';
@@ -32,7 +33,7 @@ export function CarriersPage() {
           <Summary data={data} />
           {data.silentDispatchers.length > 0 ? <SilentDispatchers data={data} /> : null}
           {data.carriers.length === 0 ? (
-            <Text>{t('carriers.none', { seconds: data.staleAfterSeconds })}</Text>
+            <Text>{t('carriers.none', { count: data.staleAfterSeconds })}</Text>
           ) : (
             <SimpleGrid cols={{ base: 1, md: 2 }}>
               {data.carriers.map((carrier) => (
@@ -57,9 +58,9 @@ export function CarriersPage() {
 }
 
 function Summary({ data }: { data: CarriersStatus }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const formatDate = useFormatDate();
-  const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
+  const number = useFormatNumber();
   const sum = (pick: (stats: CarriersStatus['dispatchers'][number]['stats']) => number) =>
     data.dispatchers.reduce((total, dispatcher) => total + pick(dispatcher.stats), 0);
   return (
@@ -69,7 +70,7 @@ function Summary({ data }: { data: CarriersStatus }) {
           {t('carriers.queueDepth')}
         </Text>
         <Text size="xl" fw={700} data-testid="queue-depth">
-          {number.format(data.queueDepth)}
+          {number(data.queueDepth)}
         </Text>
         <Text size="xs" c="dimmed">
           {t('carriers.queueDepthHint')}
@@ -84,9 +85,9 @@ function Summary({ data }: { data: CarriersStatus }) {
         </Text>
         <Text size="xs" c="dimmed">
           {t('carriers.dispatcherTotals', {
-            inFlight: number.format(sum((s) => s.partsInFlight)),
-            submitted: number.format(sum((s) => s.submitted)),
-            receipts: number.format(sum((s) => s.receipts)),
+            inFlight: t('units.parts', { count: sum((s) => s.partsInFlight) }),
+            submitted: sum((s) => s.submitted),
+            receipts: t('units.receipts', { count: sum((s) => s.receipts) }),
           })}
         </Text>
       </Card>
@@ -111,7 +112,7 @@ function SilentDispatchers({ data }: { data: CarriersStatus }) {
   return (
     <Alert color="yellow" title={t('carriers.silentTitle')} data-testid="silent-dispatchers">
       <Text size="sm" mb="xs">
-        {t('carriers.silentHint', { seconds: data.staleAfterSeconds })}
+        {t('carriers.silentHint', { count: data.staleAfterSeconds })}
       </Text>
       <List size="sm">
         {data.silentDispatchers.map((dispatcher) => (

@@ -45,11 +45,10 @@ type RecipientMode = 'typed' | 'group' | 'file';
 
 /** Compose a message, see its parts and cost as it is typed, check it by a dry run, send it. */
 export function ComposePage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   usePageTitle(t('areas.send.title'));
   const navigate = useNavigate();
   const timeZone = useSession().data?.user?.timeZone ?? DEFAULT_TIME_ZONE;
-  const number = (n: number) => n.toLocaleString(i18n.language === 'th' ? 'th-TH' : 'en-US');
 
   const senders = useSenders();
   const templates = useTemplates();
@@ -87,7 +86,7 @@ export function ComposePage() {
   const parts = text.length === 0 ? 0 : countParts(text);
   // Longer than a send takes: said as it is typed, and neither priced nor sent.
   const contentTooLong = characters > MAX_SEND_CONTENT_CHARS;
-  const tooLongText = t('compose.contentTooLong', { max: number(MAX_SEND_CONTENT_CHARS) });
+  const tooLongText = t('compose.contentTooLong', { count: MAX_SEND_CONTENT_CHARS });
   const numbers = useMemo(() => typedNumbers(typed), [typed]);
 
   // The body priced is kept as one object while its parts stay the same, so that the preview's
@@ -250,8 +249,8 @@ export function ComposePage() {
           )}
           <Text size="sm" aria-live="polite" data-testid="part-counter">
             {t('compose.counter', {
-              characters: number(characters),
-              parts: number(parts),
+              characters: t('units.characters', { count: characters }),
+              parts: t('units.parts', { count: parts }),
               single: SINGLE_PART_UNITS,
               multi: MULTI_PART_UNITS,
             })}
@@ -276,7 +275,7 @@ export function ComposePage() {
           {recipientMode === 'typed' ? (
             <Textarea
               label={t('compose.typedNumbers')}
-              description={t('compose.typedHint', { max: number(MAX_PASTED_NUMBERS) })}
+              description={t('compose.typedHint', { max: MAX_PASTED_NUMBERS })}
               autosize
               minRows={3}
               maxRows={10}
@@ -284,7 +283,7 @@ export function ComposePage() {
               onChange={(event) => setTyped(event.currentTarget.value)}
               error={
                 numbers.length > MAX_PASTED_NUMBERS
-                  ? t('compose.tooManyTyped', { max: number(MAX_PASTED_NUMBERS) })
+                  ? t('compose.tooManyTyped', { count: MAX_PASTED_NUMBERS })
                   : undefined
               }
             />
@@ -294,18 +293,14 @@ export function ComposePage() {
               placeholder={t('compose.groupPlaceholder')}
               data={(groups.data?.data ?? []).map((g) => ({
                 value: String(g.id),
-                label: t('compose.groupOption', {
-                  name: g.name,
-                  count: g.size,
-                  size: number(g.size),
-                }),
+                label: t('compose.groupOption', { name: g.name, count: g.size }),
               }))}
               value={groupId}
               onChange={setGroupId}
               nothingFoundMessage={t('compose.noGroups')}
             />
           ) : (
-            <FileRecipients list={list} onList={setList} number={number} />
+            <FileRecipients list={list} onList={setList} />
           )}
         </Stack>
       </Card>
@@ -342,10 +337,10 @@ export function ComposePage() {
           {preview.data && previewBody ? (
             <Text data-testid="live-cost">
               {t('compose.liveCost', {
-                parts: number(preview.data.parts),
-                recipients: number(preview.data.recipients.charged),
-                cost: number(preview.data.cost),
-                balance: number(preview.data.balance),
+                parts: t('units.parts', { count: preview.data.parts }),
+                recipients: t('units.recipients', { count: preview.data.recipients.charged }),
+                cost: t('units.credits', { count: preview.data.cost }),
+                balance: preview.data.balance,
               })}
             </Text>
           ) : (
@@ -368,7 +363,6 @@ export function ComposePage() {
         }
         sending={send.isPending}
         error={send.error}
-        number={number}
         onBack={() => setEstimate(null)}
         onConfirm={() => void confirm()}
       />

@@ -11,6 +11,7 @@ import {
   Text,
   TextInput,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,7 +35,7 @@ const PAGE_SIZE = 50;
 
 /** One contact group: rename, delete, import a file, add numbers, browse, search and remove. */
 export function ContactGroupPage({ groupId }: { groupId: number }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const group = useContactGroup(groupId);
   const invalidate = useInvalidateGroups();
   usePageTitle(group.data?.name ?? t('areas.contactGroups.title'));
@@ -51,7 +52,7 @@ export function ContactGroupPage({ groupId }: { groupId: number }) {
             <div>
               <Title order={1}>{group.data.name}</Title>
               <Text c="dimmed" mt="xs" data-testid="group-size">
-                {t('contactGroups.members', { n: group.data.size.toLocaleString(i18n.language) })}
+                {t('contactGroups.members', { count: group.data.size })}
               </Text>
             </div>
             <GroupActions groupId={groupId} name={group.data.name} />
@@ -150,7 +151,7 @@ function AddNumbers({ groupId }: { groupId: number }) {
 }
 
 function Members({ groupId }: { groupId: number }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const digits = search.replace(/\D/g, '');
@@ -177,13 +178,15 @@ function Members({ groupId }: { groupId: number }) {
       {members.data ? (
         <>
           <Text size="sm" c="dimmed" data-testid="members-total">
-            {t('contactGroups.found', { n: members.data.total.toLocaleString(i18n.language) })}
+            {t('contactGroups.found', { count: members.data.total })}
           </Text>
           <Table striped aria-label={t('contactGroups.browse')}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('contactGroups.number')}</Table.Th>
-                <Table.Th />
+                <Table.Th>
+                  <VisuallyHidden>{t('contactGroups.actions')}</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

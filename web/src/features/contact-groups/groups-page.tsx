@@ -5,12 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { contactGroupBodySchema, type ContactGroupBody } from '@contract/contact-groups';
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
+import { useFormatNumber } from '../../lib/use-format-number';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useContactGroups, useCreateGroup } from './api';
 
 /** The account's contact groups: create one, open one to import, browse and change it. */
 export function ContactGroupsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const number = useFormatNumber();
   usePageTitle(t('areas.contactGroups.title'));
   const groups = useContactGroups();
   const create = useCreateGroup();
@@ -70,7 +72,7 @@ export function ContactGroupsPage() {
                         {group.name}
                       </Anchor>
                     </Table.Td>
-                    <Table.Td ta="right">{group.size.toLocaleString(i18n.language)}</Table.Td>
+                    <Table.Td ta="right">{number(group.size)}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

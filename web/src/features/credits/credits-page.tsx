@@ -3,14 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useLedger } from './api';
 import { LedgerTable } from './ledger-table';
+import { useFormatNumber } from '../../lib/use-format-number';
 
 /** The owner's balance, price per part and ledger. */
 export function CreditsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   usePageTitle(t('areas.credits.title'));
   const ledger = useLedger({ own: true });
   const first = ledger.data?.pages[0];
-  const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
+  const number = useFormatNumber();
   return (
     <Stack gap="lg">
       <div>
@@ -26,7 +27,7 @@ export function CreditsPage() {
               {t('credits.balance')}
             </Text>
             <Text size="xl" fw={700} data-testid="credit-balance">
-              {number.format(first.balance)}
+              {number(first.balance)}
             </Text>
           </Card>
           <Card withBorder>
@@ -34,7 +35,7 @@ export function CreditsPage() {
               {t('credits.pricePerPart')}
             </Text>
             <Text size="xl" fw={700}>
-              {number.format(first.pricePerPart)}
+              {number(first.pricePerPart)}
             </Text>
           </Card>
         </SimpleGrid>

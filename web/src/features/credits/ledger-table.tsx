@@ -5,6 +5,7 @@ import type { LedgerEntry, LedgerReason } from '@contract/credits';
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
 import { useFormatDate } from '../../lib/use-format-date';
 import { useLedger } from './api';
+import { useFormatNumber } from '../../lib/use-format-number';
 
 const REASON_COLOURS: Record<LedgerReason, string> = {
   'top-up': 'teal',
@@ -25,12 +26,10 @@ export function LedgerTable({
   ledger: ReturnType<typeof useLedger>;
   messagesPath?: string;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const formatDate = useFormatDate();
-  const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB', {
-    signDisplay: 'exceptZero',
-  });
-  const plain = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
+  const number = useFormatNumber('signed');
+  const plain = useFormatNumber();
   const entries: LedgerEntry[] = ledger.data?.pages.flatMap((page) => page.data) ?? [];
   return (
     <Stack gap="sm">
@@ -59,10 +58,10 @@ export function LedgerTable({
                       {t(`credits.reasons.${entry.reason}`)}
                     </Badge>
                   </Table.Td>
-                  <Table.Td ta="right" c={entry.delta < 0 ? 'red.8' : 'teal.8'} fw={500}>
-                    {number.format(entry.delta)}
+                  <Table.Td ta="right" c={entry.delta < 0 ? 'red.9' : 'teal.9'} fw={500}>
+                    {number(entry.delta)}
                   </Table.Td>
-                  <Table.Td ta="right">{plain.format(entry.balanceAfter)}</Table.Td>
+                  <Table.Td ta="right">{plain(entry.balanceAfter)}</Table.Td>
                   <Table.Td>
                     {entry.messageUuid ? (
                       <MessageRef uuid={entry.messageUuid} messagesPath={messagesPath} />

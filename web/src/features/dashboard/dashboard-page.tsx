@@ -6,9 +6,10 @@ import { ApiErrorAlert } from '../../components/ui/api-error-alert';
 import { useSessionUser } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useAccountDashboard } from './api';
-import { useDayLabel, useNumberFormat } from './day-label';
+import { useDayLabel } from './day-label';
 import { LatestMessages } from './latest-messages';
 import { ThresholdForm } from './threshold-form';
+import { useFormatNumber } from '../../lib/use-format-number';
 
 /** The customer's dashboard: balance and its warning, the last 30 days, the latest messages. */
 export function DashboardPage() {
@@ -40,14 +41,14 @@ export function DashboardPage() {
 function BalanceSection({ data }: { data: AccountDashboard }) {
   const { t } = useTranslation();
   const user = useSessionUser();
-  const number = useNumberFormat();
+  const number = useFormatNumber();
   return (
     <Stack gap="sm">
       {data.lowBalance ? (
         <Alert color="orange" title={t('dashboard.lowBalanceTitle')} data-testid="low-balance">
           {t('dashboard.lowBalance', {
-            balance: number.format(data.balance),
-            threshold: number.format(data.lowBalanceThreshold),
+            count: data.balance,
+            threshold: data.lowBalanceThreshold,
           })}
         </Alert>
       ) : null}
@@ -57,7 +58,7 @@ function BalanceSection({ data }: { data: AccountDashboard }) {
             {t('credits.balance')}
           </Text>
           <Text size="xl" fw={700} data-testid="dashboard-balance">
-            {number.format(data.balance)}
+            {number(data.balance)}
           </Text>
         </Card>
         <Card withBorder>
@@ -70,9 +71,7 @@ function BalanceSection({ data }: { data: AccountDashboard }) {
               </Text>
               <Text size="sm" mt={4}>
                 {data.lowBalanceThreshold > 0
-                  ? t('dashboard.thresholdIs', {
-                      threshold: number.format(data.lowBalanceThreshold),
-                    })
+                  ? t('dashboard.thresholdIs', { count: data.lowBalanceThreshold })
                   : t('dashboard.thresholdOff')}
               </Text>
             </>
@@ -86,8 +85,8 @@ function BalanceSection({ data }: { data: AccountDashboard }) {
 function DayCharts({ data }: { data: AccountDashboard }) {
   const { t } = useTranslation();
   const dayLabel = useDayLabel();
-  const number = useNumberFormat();
-  const percent = useNumberFormat({ style: 'percent', maximumFractionDigits: 1 });
+  const number = useFormatNumber();
+  const percent = useFormatNumber('percent');
   const days = data.days.map((d) => ({ ...d, label: dayLabel(d.day) }));
   const common = {
     h: 220,
@@ -95,7 +94,7 @@ function DayCharts({ data }: { data: AccountDashboard }) {
     dataKey: 'label',
     tickLine: 'y' as const,
     yAxisProps: { allowDecimals: false },
-    valueFormatter: (value: number) => number.format(value),
+    valueFormatter: (value: number) => number(value),
   };
   return (
     <Stack gap="md">
@@ -135,8 +134,8 @@ function DayCharts({ data }: { data: AccountDashboard }) {
           type="percent"
           withLegend
           legendProps={{ verticalAlign: 'bottom' }}
-          valueFormatter={(value) => number.format(value)}
-          yAxisProps={{ tickFormatter: (value: number) => percent.format(value), width: 48 }}
+          valueFormatter={(value) => number(value)}
+          yAxisProps={{ tickFormatter: (value: number) => percent(value), width: 48 }}
           series={[
             { name: 'success', label: t('dashboard.statuses.success'), color: 'teal.6' },
             { name: 'failed', label: t('dashboard.statuses.failed'), color: 'red.6' },

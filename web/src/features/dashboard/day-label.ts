@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { INTL_LOCALES, languageOf } from '../../lib/format-date';
 
 /**
  * Short labels for the calendar days (`YYYY-MM-DD`) the dashboards chart: the day is already
@@ -6,15 +7,10 @@ import { useTranslation } from 'react-i18next';
  */
 export function useDayLabel(): (day: string) => string {
   const { i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB', {
+  const format = new Intl.DateTimeFormat(INTL_LOCALES[languageOf(i18n.resolvedLanguage)], {
     timeZone: 'UTC',
     day: 'numeric',
     month: 'short',
   });
   return (day) => format.format(new Date(`${day}T00:00:00Z`));
-}
-
-export function useNumberFormat(options?: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const { i18n } = useTranslation();
-  return new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB', options);
 }

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { LatestMessage } from '@contract/dashboard';
 import { useFormatDate } from '../../lib/use-format-date';
-import { useNumberFormat } from './day-label';
+import { useFormatNumber } from '../../lib/use-format-number';
 
 const STATUS_COLOURS: Record<string, string> = {
   sent: 'teal',
@@ -17,7 +17,7 @@ const STATUS_COLOURS: Record<string, string> = {
 export function LatestMessages({ messages }: { messages: LatestMessage[] }) {
   const { t } = useTranslation();
   const formatDate = useFormatDate();
-  const number = useNumberFormat();
+  const number = useFormatNumber();
   return (
     <Card withBorder component="section" aria-labelledby="latest-messages">
       <Title order={2} size="h4" mb="sm" id="latest-messages">
@@ -55,7 +55,7 @@ export function LatestMessages({ messages }: { messages: LatestMessage[] }) {
                       {message.content}
                     </Text>
                   </Table.Td>
-                  <Table.Td ta="right">{number.format(message.recipientTotal)}</Table.Td>
+                  <Table.Td ta="right">{number(message.recipientTotal)}</Table.Td>
                   <Table.Td>
                     <Badge variant="light" color={STATUS_COLOURS[message.status] ?? 'gray'}>
                       {t(`dashboard.messageStatuses.${message.status}`, {

@@ -5,7 +5,8 @@ import type { PlatformDashboard } from '@contract/dashboard';
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
 import { usePageTitle } from '../../lib/use-page-title';
 import { usePlatformDashboard } from './api';
-import { useDayLabel, useNumberFormat } from './day-label';
+import { useDayLabel } from './day-label';
+import { useFormatNumber } from '../../lib/use-format-number';
 
 const CARRIER_COLOURS = ['blue.6', 'teal.6', 'grape.6', 'orange.6', 'cyan.6', 'pink.6', 'lime.7'];
 
@@ -45,7 +46,7 @@ export function PlatformDashboardPage() {
 function RecipientsChart({ data }: { data: PlatformDashboard }) {
   const { t } = useTranslation();
   const dayLabel = useDayLabel();
-  const number = useNumberFormat();
+  const number = useFormatNumber();
   const days = data.days.map((d) => ({ label: dayLabel(d.day), ...d.recipients }));
   return (
     <Card withBorder component="section" aria-labelledby="platform-recipients">
@@ -63,7 +64,7 @@ function RecipientsChart({ data }: { data: PlatformDashboard }) {
           tickLine="y"
           withLegend
           legendProps={{ verticalAlign: 'bottom' }}
-          valueFormatter={(value) => number.format(value)}
+          valueFormatter={(value) => number(value)}
           yAxisProps={{ allowDecimals: false }}
           series={data.carriers.map((carrier, i) => ({
             name: carrier,
@@ -77,7 +78,7 @@ function RecipientsChart({ data }: { data: PlatformDashboard }) {
 
 function SubmitErrors({ data }: { data: PlatformDashboard }) {
   const { t } = useTranslation();
-  const number = useNumberFormat();
+  const number = useFormatNumber();
   return (
     <Card withBorder component="section" aria-labelledby="platform-errors">
       <Title order={2} size="h4" mb="sm" id="platform-errors">
@@ -100,7 +101,7 @@ function SubmitErrors({ data }: { data: PlatformDashboard }) {
                 <Table.Tr key={`${e.code} ${e.carrier}`}>
                   <Table.Td ff="monospace">{e.code}</Table.Td>
                   <Table.Td>{e.carrier}</Table.Td>
-                  <Table.Td ta="right">{number.format(e.count)}</Table.Td>
+                  <Table.Td ta="right">{number(e.count)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -113,13 +114,13 @@ function SubmitErrors({ data }: { data: PlatformDashboard }) {
 
 function useSeconds(): (value: number | null) => string {
   const { t } = useTranslation();
-  const number = useNumberFormat({ maximumFractionDigits: 2 });
-  return (value) => (value === null ? '—' : t('platform.seconds', { value: number.format(value) }));
+  const number = useFormatNumber('seconds');
+  return (value) => (value === null ? '—' : t('platform.seconds', { value: number(value) }));
 }
 
 function LatencyTable({ data }: { data: PlatformDashboard }) {
   const { t } = useTranslation();
-  const number = useNumberFormat();
+  const number = useFormatNumber();
   const seconds = useSeconds();
   return (
     <Card withBorder component="section" aria-labelledby="platform-latency">
@@ -144,7 +145,7 @@ function LatencyTable({ data }: { data: PlatformDashboard }) {
               {data.latency.map((row) => (
                 <Table.Tr key={row.carrier}>
                   <Table.Td>{row.carrier}</Table.Td>
-                  <Table.Td ta="right">{number.format(row.receipts)}</Table.Td>
+                  <Table.Td ta="right">{number(row.receipts)}</Table.Td>
                   <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                     {seconds(row.p50)}
                   </Table.Td>

@@ -2,6 +2,7 @@ import { DonutChart } from '@mantine/charts';
 import { Group, Progress, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { RECIPIENT_STATUSES, type StatusCounts } from '@contract/messages';
+import { useFormatNumber } from '../../lib/use-format-number';
 import { RECIPIENT_STATUS_COLOURS } from './status-badge';
 
 /**
@@ -9,27 +10,28 @@ import { RECIPIENT_STATUS_COLOURS } from './status-badge';
  * names each status with its count, and a bar of how many have reached a final status.
  */
 export function DeliveryChart({ counts, total }: { counts: StatusCounts; total: number }) {
-  const { t, i18n } = useTranslation();
-  const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
+  const { t } = useTranslation();
+  const number = useFormatNumber();
+  const percentOf = useFormatNumber('percent');
   const data = RECIPIENT_STATUSES.filter((s) => counts[s] > 0).map((s) => ({
     name: t(`messages.recipientStatus.${s}`),
     value: counts[s],
     color: RECIPIENT_STATUS_COLOURS[s],
   }));
   const done = total - counts.pending;
-  const percent = total === 0 ? 100 : Math.floor((done / total) * 100);
+  // Rounded down, so that 100% means every recipient.
+  const share = total === 0 ? 1 : Math.floor((done / total) * 1000) / 1000;
   return (
     <Stack gap="md">
       <div>
         <Group justify="space-between" mb={4}>
-          <Text size="sm">
-            {t('messages.progress', { done: number.format(done), total: number.format(total) })}
-          </Text>
+          <Text size="sm">{t('messages.progress', { done, count: total })}</Text>
           <Text size="sm" fw={600}>
-            {percent}%
+            {percentOf(share)}
           </Text>
         </Group>
-        <Progress.Root size="lg" aria-label={t('messages.progressLabel')}>
+        {/* A picture of the line above, which says it in words: hidden from screen readers. */}
+        <Progress.Root size="lg" aria-hidden>
           {RECIPIENT_STATUSES.filter((s) => s !== 'pending' && counts[s] > 0).map((s) => (
             <Progress.Section
               key={s}
@@ -45,7 +47,9 @@ export function DeliveryChart({ counts, total }: { counts: StatusCounts; total: 
           size={180}
           thickness={26}
           withTooltip={data.length > 0}
-          chartLabel={number.format(total)}
+          chartLabel={number(total)}
+          // A picture: the table beside it gives the same counts.
+          role="img"
           aria-label={t('messages.chartLabel')}
         />
         <Table w="auto" verticalSpacing={4} aria-label={t('messages.summaryLabel')}>
@@ -68,7 +72,7 @@ export function DeliveryChart({ counts, total }: { counts: StatusCounts; total: 
                 </Table.Td>
                 <Table.Td ta="right">
                   <Text size="sm" fw={500}>
-                    {number.format(counts[s])}
+                    {number(counts[s])}
                   </Text>
                 </Table.Td>
               </Table.Tr>

@@ -3,6 +3,7 @@ import {
   Anchor,
   Button,
   Card,
+  Divider,
   Group,
   Loader,
   Modal,
@@ -16,8 +17,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { CancelledMessage, MessageDetail } from '@contract/messages';
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
+import { RecipientTally } from '../../components/ui/recipient-tally';
 import { useSessionUser } from '../../lib/session';
 import { useFormatDate } from '../../lib/use-format-date';
+import { useFormatNumber } from '../../lib/use-format-number';
 import { usePageTitle } from '../../lib/use-page-title';
 import { messagesPath, useCancelMessage, useMessage, type MessageScope } from './api';
 import { DeliveryChart } from './delivery-chart';
@@ -48,9 +51,9 @@ export function MessagePage({ scope }: { scope: MessageScope }) {
 }
 
 function MessageView({ scope, message }: { scope: MessageScope; message: MessageDetail }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const formatDate = useFormatDate();
-  const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
+  const number = useFormatNumber();
   const [cancelled, setCancelled] = useState<CancelledMessage | null>(null);
   const r = message.recipients;
   const fields: [string, string][] = [
@@ -62,23 +65,14 @@ function MessageView({ scope, message }: { scope: MessageScope; message: Message
     ...(message.completedAt
       ? [[t('messages.completed'), formatDate(message.completedAt)] as [string, string]]
       : []),
-    [t('messages.parts'), number.format(message.parts)],
-    [t('messages.recipients'), number.format(r.unique)],
-    [
-      t('messages.notCharged'),
-      t('messages.notChargedDetail', {
-        duplicates: number.format(r.duplicates),
-        invalid: number.format(r.invalid),
-        blocked: number.format(r.blocked),
-      }),
-    ],
+    [t('messages.parts'), number(message.parts)],
     [
       t('messages.cost'),
       t('messages.costDetail', {
-        cost: number.format(message.cost),
-        charged: number.format(r.charged),
-        parts: number.format(message.parts),
-        price: number.format(message.creditsPerPart),
+        cost: t('units.credits', { count: message.cost }),
+        charged: t('units.recipients', { count: r.charged }),
+        parts: t('units.parts', { count: message.parts }),
+        price: message.creditsPerPart,
       }),
     ],
     ...(scope === 'admin'
@@ -129,6 +123,11 @@ function MessageView({ scope, message }: { scope: MessageScope; message: Message
               </Group>
             ))}
           </Stack>
+          <Divider my="md" />
+          <Title order={2} size="h4" mb="sm">
+            {t('recipientTally.label')}
+          </Title>
+          <RecipientTally tally={r} />
         </Card>
         <Card withBorder>
           <Title order={2} size="h4" mb="sm">
@@ -169,7 +168,7 @@ function CancelButton({
       </Button>
       <Modal opened={open} onClose={() => setOpen(false)} title={t('messages.cancelTitle')}>
         <Stack>
-          <Text>{t('messages.cancelConfirm', { cost })}</Text>
+          <Text>{t('messages.cancelConfirm', { count: cost })}</Text>
           <ApiErrorAlert error={cancel.error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setOpen(false)}>
@@ -202,7 +201,7 @@ function Refunded({ cancelled }: { cancelled: CancelledMessage }) {
   return (
     <Alert color="teal" role="status" title={t('messages.cancelledTitle')}>
       <Text size="sm">
-        {t('messages.refunded', { refunded: cancelled.refunded, balance: cancelled.balance })}
+        {t('messages.refunded', { count: cancelled.refunded, balance: cancelled.balance })}
       </Text>
       {user.role === 'owner' ? (
         <Anchor component={Link} to="/credits" size="sm">

@@ -24,6 +24,7 @@ import { ApiErrorAlert } from '../../components/ui/api-error-alert';
 import { useSessionUser } from '../../lib/session';
 import { useSearchTerm } from '../../lib/use-search-term';
 import { useFormatDate } from '../../lib/use-format-date';
+import { useFormatNumber } from '../../lib/use-format-number';
 import { usePageTitle } from '../../lib/use-page-title';
 import { startOfDayIn } from '../../lib/zoned-day';
 import { messagesPath, useMessages, type MessageScope } from './api';
@@ -216,6 +217,7 @@ export function MessagesPage({ scope }: { scope: MessageScope }) {
 function MessageTable({ messages, scope }: { messages: Message[]; scope: MessageScope }) {
   const { t } = useTranslation();
   const formatDate = useFormatDate();
+  const number = useFormatNumber();
   return (
     <Table.ScrollContainer minWidth={860}>
       <Table striped verticalSpacing="xs" aria-label={t('messages.tableLabel')}>
@@ -253,8 +255,8 @@ function MessageTable({ messages, scope }: { messages: Message[]; scope: Message
                   {m.content}
                 </Text>
               </Table.Td>
-              <Table.Td ta="right">{m.recipients.unique.toLocaleString()}</Table.Td>
-              <Table.Td ta="right">{m.cost.toLocaleString()}</Table.Td>
+              <Table.Td ta="right">{number(m.recipients.unique)}</Table.Td>
+              <Table.Td ta="right">{number(m.cost)}</Table.Td>
               <Table.Td>
                 <MessageStatusBadge status={m.status} />
               </Table.Td>

@@ -42,7 +42,7 @@ export function RecipientsPanel({
   const digits = search.replace(/\D/g, '');
   // Longer than the server takes: said at the field, and the list stays unfiltered meanwhile.
   const numbers = useSearchTerm(recipientQuerySchema.shape.search, digits, {
-    tooLong: t('messages.numberSearchTooLong', { max: RECIPIENT_SEARCH_MAX }),
+    tooLong: t('messages.numberSearchTooLong', { count: RECIPIENT_SEARCH_MAX }),
   });
   const filters = { status, search: numbers.term ?? '' };
   const recipients = useRecipients(scope, uuid, filters);

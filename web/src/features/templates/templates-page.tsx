@@ -86,7 +86,7 @@ function TemplateEditor({
   onSaved: (template: TemplateView) => void;
   onDeleted: () => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [name, setName] = useState(template?.name ?? '');
   const [body, setBody] = useState(template?.body ?? '');
   const [values, setValues] = useState<Record<string, string>>({});
@@ -128,7 +128,7 @@ function TemplateEditor({
             autosize
             minRows={4}
             value={body}
-            error={bodyTooLong ? t('errors.tooLong', { max: TEMPLATE_BODY_MAX }) : undefined}
+            error={bodyTooLong ? t('errors.tooLong', { count: TEMPLATE_BODY_MAX }) : undefined}
             onChange={(event) => setBody(event.currentTarget.value)}
           />
           <div>
@@ -170,8 +170,8 @@ function TemplateEditor({
             {preview.data && body.length > 0 ? (
               <Text size="xs" c="dimmed" mt={4} data-testid="template-counts">
                 {t('templates.counts', {
-                  characters: preview.data.characters.toLocaleString(i18n.language),
-                  parts: preview.data.parts,
+                  characters: t('units.characters', { count: preview.data.characters }),
+                  parts: t('units.parts', { count: preview.data.parts }),
                 })}
               </Text>
             ) : null}

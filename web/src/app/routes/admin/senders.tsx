@@ -21,7 +21,7 @@ const PAGE_SIZE = 25;
 
 /** Every sender of the platform, however it was made: suspend, reinstate, share. */
 export function AdminSendersRoute() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   usePageTitle(t('areas.adminSenders.title'));
   const [search, setSearch] = useState('');
   const found = useSearchTerm(adminSenderListQuerySchema.shape.search, search, {
@@ -81,7 +81,7 @@ export function AdminSendersRoute() {
       {senders.data ? (
         <>
           <Text size="sm" c="dimmed" aria-live="polite">
-            {t('senders.all.found', { n: senders.data.total.toLocaleString(i18n.language) })}
+            {t('senders.all.found', { n: senders.data.total })}
           </Text>
           <ManagedSenderTable senders={senders.data.data} />
           {pages > 1 ? (

@@ -1,13 +1,12 @@
 import { Badge, Card, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { CarrierTotal } from '@contract/carriers';
+import { useFormatNumber } from '../../../lib/use-format-number';
 
 /** One carrier over every dispatcher that reports it: binds, rate against the limit, queue. */
 export function CarrierCard({ carrier }: { carrier: CarrierTotal }) {
-  const { t, i18n } = useTranslation();
-  const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB', {
-    maximumFractionDigits: 1,
-  });
+  const { t } = useTranslation();
+  const rateOf = useFormatNumber('rate');
   const up = carrier.bindsUp > 0;
   const full = carrier.bindsUp >= carrier.bindsWanted;
   const rate =
@@ -32,8 +31,8 @@ export function CarrierCard({ carrier }: { carrier: CarrierTotal }) {
         <div>
           <Text size="sm">
             {t('carriers.rate', {
-              current: number.format(carrier.currentRatePerSecond),
-              limit: number.format(carrier.submitsPerSecondLimit),
+              current: rateOf(carrier.currentRatePerSecond),
+              limit: rateOf(carrier.submitsPerSecondLimit),
             })}
           </Text>
           <Progress value={rate} size="sm" mt={4} aria-label={t('carriers.rateLabel')} />
@@ -45,7 +44,7 @@ export function CarrierCard({ carrier }: { carrier: CarrierTotal }) {
           {t('carriers.carrierDispatchers', { count: carrier.dispatchers })}
         </Text>
         {carrier.lastError ? (
-          <Text size="sm" c="red.8">
+          <Text size="sm" c="red.9">
             {t('carriers.lastError', { error: carrier.lastError })}
           </Text>
         ) : null}

@@ -2,6 +2,7 @@ import { Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { LiveDispatcher } from '@contract/carriers';
 import { useFormatDate } from '../../../lib/use-format-date';
+import { useFormatNumber } from '../../../lib/use-format-number';
 import { secondsBetween } from '../seconds-between';
 
 /** Each dispatcher process that reported lately: when it started and last reported, its work. */
@@ -12,9 +13,9 @@ export function DispatcherTable({
   dispatchers: readonly LiveDispatcher[];
   checkedAt: string;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const formatDate = useFormatDate();
-  const number = new Intl.NumberFormat(i18n.resolvedLanguage === 'th' ? 'th-TH' : 'en-GB');
+  const number = useFormatNumber();
   return (
     <Table.ScrollContainer minWidth={720}>
       <Table striped aria-label={t('carriers.dispatcherList')} data-testid="dispatchers">
@@ -43,12 +44,15 @@ export function DispatcherTable({
                   seconds: secondsBetween(dispatcher.reportedAt, checkedAt),
                 })}
               </Table.Td>
-              <Table.Td ta="right">{number.format(dispatcher.stats.partsInFlight)}</Table.Td>
-              <Table.Td ta="right">{number.format(dispatcher.stats.submitted)}</Table.Td>
-              <Table.Td ta="right">{number.format(dispatcher.stats.receipts)}</Table.Td>
+              <Table.Td ta="right">{number(dispatcher.stats.partsInFlight)}</Table.Td>
+              <Table.Td ta="right">{number(dispatcher.stats.submitted)}</Table.Td>
+              <Table.Td ta="right">{number(dispatcher.stats.receipts)}</Table.Td>
               <Table.Td>
                 {dispatcher.carriers
-                  .map((carrier) => `${carrier.name} ${carrier.bindsUp}/${carrier.bindsWanted}`)
+                  .map(
+                    (carrier) =>
+                      `${carrier.name} ${number(carrier.bindsUp)}/${number(carrier.bindsWanted)}`,
+                  )
                   .join(', ')}
               </Table.Td>
             </Table.Tr>

@@ -1,18 +1,20 @@
-import { Alert, Button, Group, Modal, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Table } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Estimate } from '@contract/compose';
+import { RecipientTally } from '../../../components/ui/recipient-tally';
+import { useFormatNumber } from '../../../lib/use-format-number';
 import { ComposeError } from './compose-error';
 
 /**
- * The dry run's answer, to confirm before sending: valid, invalid, duplicate and blocklisted
- * numbers, those charged, the parts, the cost against the balance, and the time when scheduled.
+ * The dry run's answer, to confirm before sending: what became of the numbers (the same figures
+ * the message page shows once sent), the parts, the cost against the balance, and the time when
+ * scheduled.
  */
 export function ConfirmSendModal({
   estimate,
   scheduledAt,
   sending,
   error,
-  number,
   onBack,
   onConfirm,
 }: {
@@ -21,37 +23,22 @@ export function ConfirmSendModal({
   scheduledAt: string | null;
   sending: boolean;
   error: unknown;
-  number: (n: number) => string;
   onBack: () => void;
   onConfirm: () => void;
 }) {
   const { t } = useTranslation();
+  const number = useFormatNumber();
   return (
     <Modal opened={estimate !== null} onClose={onBack} title={t('compose.confirmTitle')} size="lg">
       {estimate ? (
         <Stack gap="md">
-          <SimpleGrid cols={{ base: 2, sm: 3 }}>
-            <Figure label={t('compose.counts.valid')} value={number(estimate.recipients.valid)} />
-            <Figure
-              label={t('compose.counts.invalid')}
-              value={number(estimate.recipients.invalid)}
-            />
-            <Figure
-              label={t('compose.counts.duplicates')}
-              value={number(estimate.recipients.duplicates)}
-            />
-            <Figure
-              label={t('compose.counts.blocked')}
-              value={number(estimate.recipients.blocked)}
-            />
-            <Figure
-              label={t('compose.counts.charged')}
-              value={number(estimate.recipients.charged)}
-            />
-            <Figure label={t('compose.counts.parts')} value={number(estimate.parts)} />
-          </SimpleGrid>
+          <RecipientTally tally={estimate.recipients} />
           <Table>
             <Table.Tbody>
+              <Table.Tr>
+                <Table.Th>{t('compose.counts.parts')}</Table.Th>
+                <Table.Td>{number(estimate.parts)}</Table.Td>
+              </Table.Tr>
               <Table.Tr>
                 <Table.Th>{t('compose.counts.cost')}</Table.Th>
                 <Table.Td data-testid="confirm-cost">{number(estimate.cost)}</Table.Td>
@@ -81,18 +68,5 @@ export function ConfirmSendModal({
         </Stack>
       ) : null}
     </Modal>
-  );
-}
-
-function Figure({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <Text size="sm" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700} size="lg">
-        {value}
-      </Text>
-    </div>
   );
 }

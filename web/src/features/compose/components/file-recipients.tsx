@@ -1,7 +1,7 @@
 import { FileInput, Progress, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RecipientList } from '@contract/compose';
+import { MAX_UPLOADED_NUMBERS, type RecipientList } from '@contract/compose';
 import { uploadNumbers } from '../api';
 import { ComposeError } from './compose-error';
 
@@ -13,11 +13,9 @@ import { ComposeError } from './compose-error';
 export function FileRecipients({
   list,
   onList,
-  number,
 }: {
   list: RecipientList | null;
   onList: (list: RecipientList | null) => void;
-  number: (n: number) => string;
 }) {
   const { t } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
@@ -50,7 +48,7 @@ export function FileRecipients({
     <Stack gap="sm">
       <FileInput
         label={t('compose.file')}
-        description={t('compose.fileHint')}
+        description={t('compose.fileHint', { count: MAX_UPLOADED_NUMBERS })}
         placeholder={t('compose.filePlaceholder')}
         accept=".csv,.txt,text/csv,text/plain"
         value={file}
@@ -67,9 +65,9 @@ export function FileRecipients({
           <Text size="sm" c="dimmed" aria-live="polite">
             {list
               ? t('compose.uploaded', {
-                  valid: number(list.valid),
-                  invalid: number(list.invalid),
-                  duplicates: number(list.duplicates),
+                  valid: list.valid,
+                  invalid: list.invalid,
+                  duplicates: list.duplicates,
                 })
               : progress >= 1
                 ? t('compose.reading')

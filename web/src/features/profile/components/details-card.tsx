@@ -73,7 +73,7 @@ export function DetailsCard({ profile }: { profile: Profile }) {
           />
           <ApiErrorAlert error={update.error} />
           {saved ? (
-            <Text c="green.8" role="status">
+            <Text c="teal.9" role="status">
               {t('profile.details.saved')}
             </Text>
           ) : null}

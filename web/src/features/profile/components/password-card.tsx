@@ -43,19 +43,19 @@ export function PasswordCard() {
           />
           <PasswordInput
             label={t('profile.password.new')}
-            description={t('profile.password.newHint', { min: MIN_PASSWORD_LENGTH })}
+            description={t('profile.password.newHint', { count: MIN_PASSWORD_LENGTH })}
             autoComplete="new-password"
             required
             error={
               errors.newPassword
-                ? t('profile.password.tooShort', { min: MIN_PASSWORD_LENGTH })
+                ? t('profile.password.tooShort', { count: MIN_PASSWORD_LENGTH })
                 : undefined
             }
             {...form.register('newPassword')}
           />
           <ApiErrorAlert error={change.error} />
           {done ? (
-            <Text c="green.8" role="status">
+            <Text c="teal.9" role="status">
               {t('profile.password.changed')}
             </Text>
           ) : null}

@@ -1,5 +1,5 @@
 import { Button, Group, Radio, Stack, Textarea, TextInput } from '@mantine/core';
-import { MAX_SAMPLE_MESSAGES, SENDER_PURPOSES } from '@contract/senders';
+import { MAX_SAMPLE_MESSAGE_CHARS, MAX_SAMPLE_MESSAGES, SENDER_PURPOSES } from '@contract/senders';
 import { useState } from 'react';
 import { Controller, type Control, type FieldErrors, type UseFormRegister } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -54,7 +54,11 @@ export function DetailsFields({
           required={i === 0}
           autosize
           minRows={2}
-          error={errors.sampleMessages?.[i] ? t('senders.form.sampleInvalid') : undefined}
+          error={
+            errors.sampleMessages?.[i]
+              ? t('senders.form.sampleInvalid', { count: MAX_SAMPLE_MESSAGE_CHARS })
+              : undefined
+          }
           {...register(`sampleMessages.${i}`)}
         />
       ))}

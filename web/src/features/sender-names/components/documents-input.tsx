@@ -1,6 +1,7 @@
 import { FileInput, Text } from '@mantine/core';
 import type { SenderList } from '@contract/senders';
 import { useTranslation } from 'react-i18next';
+import { useFormatNumber } from '../../../lib/use-format-number';
 
 /**
  * Choose several PDF, PNG or JPEG files. The browser's `accept` list and the size check here only
@@ -20,6 +21,7 @@ export function DocumentsInput({
   error?: string;
 }) {
   const { t } = useTranslation();
+  const number = useFormatNumber();
   const tooLarge = files.find((file) => file.size > limits.maxBytes);
   const megabytes = Math.floor(limits.maxBytes / (1024 * 1024));
   return (
@@ -28,7 +30,10 @@ export function DocumentsInput({
         label={t('senders.form.documents')}
         description={t('senders.form.documentsHint', {
           count: limits.maxFilesPerSubmission,
-          size: megabytes > 0 ? `${megabytes} MB` : `${Math.floor(limits.maxBytes / 1024)} kB`,
+          size:
+            megabytes > 0
+              ? `${number(megabytes)} MB`
+              : `${number(Math.floor(limits.maxBytes / 1024))} kB`,
         })}
         placeholder={t('senders.form.chooseFiles')}
         multiple

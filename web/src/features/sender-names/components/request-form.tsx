@@ -58,7 +58,7 @@ export function RequestForm({
         ) : null}
         <TextInput
           label={t('senders.fields.name')}
-          description={t('senders.form.nameHint', { max: SENDER_NAME_MAX })}
+          description={t('senders.form.nameHint', { count: SENDER_NAME_MAX })}
           required
           autoComplete="off"
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}

@@ -130,12 +130,12 @@ export function SenderPanel({ request }: { request: SenderRequestDetail }) {
           <Stack gap={4}>
             {sender.sharedWith.map((id) => (
               <Group key={id} gap="xs">
-                <Text size="sm">{t('senders.manage.account', { id })}</Text>
+                <Text size="sm">{t('senders.manage.account', { id: String(id) })}</Text>
                 <Button
                   size="compact-xs"
                   variant="subtle"
                   color="red"
-                  aria-label={t('senders.manage.unshareLabel', { id })}
+                  aria-label={t('senders.manage.unshareLabel', { id: String(id) })}
                   onClick={() =>
                     change.mutate({ senderId: sender.id, action: 'unshare', accountId: id })
                   }
