@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LogFormatSetting } from './logging/create-logger.js';
-import { ExplainedError } from './runtime/explained-error.js';
+import { ExplainedError } from './domain/explained-error.js';
 import { parseSmscOptions } from './smsc/parse-smsc-options.js';
 import type { SmscSettings } from './smsc/smsc-options.js';
 

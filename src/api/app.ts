@@ -7,9 +7,9 @@ import type { Caller } from '../domain/accounts/authenticate.js';
 import type { Clock } from '../domain/clock.js';
 import { DomainError } from '../domain/errors.js';
 import type { Store } from '../domain/ports.js';
-import type { DispatchersView } from '../ops/status-board.js';
+import type { DispatchersView } from '../domain/delivery/status-board.js';
 import type { SessionLimits } from '../domain/users/sessions.js';
-import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../domain/users/sign-in.js';
+import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../domain/users/sign-in-limits.js';
 import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import { withAccess } from './access.js';
 import { consoleApi } from './console/console-api.js';
@@ -20,8 +20,7 @@ import {
   DEFAULT_PASSWORD_RESET_LIMITS,
   type PasswordResetLimits,
 } from '../domain/users/password-reset.js';
-import { logMailer } from '../mail/log-mailer.js';
-import { createOutbox } from '../mail/outbox.js';
+import { createOutbox } from './console/outbox.js';
 import { consoleGuard } from './console/console-session.js';
 import { installAccessControl } from './plugins/access-control.js';
 import { apiKeyGuard } from './plugins/authenticate.js';
@@ -58,8 +57,8 @@ export interface AppDeps {
   readonly signInLimits?: SignInLimits;
   /** The largest document of a sender-name request, each (default 10 MiB). */
   readonly senderDocumentMaxBytes?: number;
-  /** Where mail goes (default: the log, as when NOK_SMTP_URL is unset). */
-  readonly mailer?: Mailer;
+  /** Where mail goes: SMTP, or the log when NOK_SMTP_URL is unset (mail/). */
+  readonly mailer: Mailer;
   /** The base of links in mail (NOK_PUBLIC_URL); default http://127.0.0.1:8080. */
   readonly publicUrl?: string;
   /**
@@ -152,7 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dispatchers: deps.dispatchers,
     onAccepted: deps.onAccepted,
     people: {
-      outbox: createOutbox(deps.mailer ?? logMailer(deps.logger), deps.logger),
+      outbox: createOutbox(deps.mailer, deps.logger),
       links: consoleLinks(deps.publicUrl ?? 'http://127.0.0.1:8080'),
       lifetimes: deps.linkLifetimes ?? DEFAULT_LINK_LIFETIMES,
       resetLimits: deps.passwordResetLimits ?? DEFAULT_PASSWORD_RESET_LIMITS,

@@ -5,6 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { CarrierDownError } from './carrier-down-error.js';
+import type { CarrierStatus } from '../domain/delivery/status-board.js';
 import type { CarrierSettings } from './carrier-config.js';
 import { HeldBind } from './held-bind.js';
 import type { BindMode } from './smpp/pdu.js';
@@ -19,24 +20,6 @@ export interface CarrierBindsDeps {
   readonly onDeliver: DeliverHandler;
   /** Milliseconds, monotonic (performance.now by default); tests pass a fake clock. */
   readonly now?: () => number;
-}
-
-export interface CarrierStatus {
-  readonly name: string;
-  /** Binds that can submit (transceivers, or transmitters) and are bound. */
-  readonly bindsUp: number;
-  readonly bindsWanted: number;
-  /** Binds that take deliver_sm and are bound: the transceivers, or the receivers. */
-  readonly receiversUp: number;
-  /** submit_sm sent and not yet answered, over all binds. */
-  readonly inFlight: number;
-  /** Submits waiting for the rate limit or for a window slot. */
-  readonly waiting: number;
-  readonly submitsPerSecondLimit: number;
-  /** The rate allowed now: the limit, or less while it climbs back after throttled(). */
-  readonly currentRatePerSecond: number;
-  /** The latest bind failure (refused, could not connect, closed), or null if none yet. */
-  readonly lastError: string | null;
 }
 
 export interface CarrierBinds {

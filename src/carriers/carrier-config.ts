@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { ExplainedError } from '../runtime/explained-error.js';
+import { ExplainedError } from '../domain/explained-error.js';
 
 /**
  * The carrier file (`NOK_CARRIERS_FILE`): the SMPP carriers Nok delivers to, how to bind to each

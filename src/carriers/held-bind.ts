@@ -6,7 +6,7 @@ import { connectSession } from './smpp/connect-session.js';
 import type { SessionClose, SessionOptions } from './smpp/session-options.js';
 import { BindRefusedError } from './smpp/smpp-errors.js';
 import type { SmppSession } from './smpp/smpp-session.js';
-import { ReconnectBackoff } from './reconnect-backoff.js';
+import { ReconnectBackoff } from '../domain/reconnect-backoff.js';
 
 /**
  * A bind that stayed up this long was healthy: its next failure starts the backoff again. A

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ReceiptReport } from '../domain/delivery/delivery-store.js';
-import type { CarrierPort, OutgoingPart, SubmitAnswer } from '../dispatcher/carrier-port.js';
+import type { CarrierPort, OutgoingPart, SubmitAnswer } from '../domain/delivery/carrier-port.js';
 import { classifySubmitStatus } from './smpp/classify-submit-status.js';
 import { encodeMessageText, type EncodedMessageText } from './smpp/message-text.js';
 import { CommandStatus, type DeliverSmPdu } from './smpp/pdu.js';

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { ReceiptReport } from '../domain/delivery/delivery-store.js';
-import type { CarrierPort, Router } from '../dispatcher/carrier-port.js';
-import { createCarrierBinds, type CarrierBinds, type CarrierStatus } from './carrier-binds.js';
+import type { CarrierPort, Router } from '../domain/delivery/carrier-port.js';
+import type { CarrierStatus } from '../domain/delivery/status-board.js';
+import { createCarrierBinds, type CarrierBinds } from './carrier-binds.js';
 import { routeFor, type CarrierConfig } from './carrier-config.js';
 import { receiptHandler, smppCarrier } from './smpp-carrier.js';
 

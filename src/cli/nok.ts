@@ -3,7 +3,7 @@ import { loadConfig, type Config } from '../config.js';
 import { createLogger } from '../logging/create-logger.js';
 import { startRuntime, type Roles } from '../main.js';
 import { describeFailure } from '../runtime/describe-failure.js';
-import { ExplainedError } from '../runtime/explained-error.js';
+import { ExplainedError } from '../domain/explained-error.js';
 import { describeError } from '../runtime/start-steps.js';
 import { startSmsc } from '../smsc/start-smsc.js';
 import { runAdmin } from './admin.js';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { ReconnectBackoff } from '../carriers/reconnect-backoff.js';
+import { ReconnectBackoff } from '../domain/reconnect-backoff.js';
 
 export interface BatchWriterOptions<T> {
   /** Writes one batch durably. */

@@ -1,7 +1,7 @@
-import { ReconnectBackoff } from '../carriers/reconnect-backoff.js';
+import { ReconnectBackoff } from '../domain/reconnect-backoff.js';
 import type { ChunkKey, DispatchChunk, PartOutcome } from '../domain/delivery/delivery-store.js';
 import { hasPart } from '../domain/delivery/part-mask.js';
-import type { DispatcherOptions } from './dispatcher.js';
+import type { DispatcherOptions } from './dispatcher-options.js';
 import type { Slots } from './slots.js';
 import { submitPart } from './submit-part.js';
 

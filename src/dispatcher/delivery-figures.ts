@@ -5,7 +5,7 @@ import type {
   DeliveryFiguresStore,
 } from '../domain/dashboard/dashboard-store.js';
 import { latencyBucketLabel } from '../domain/dashboard/latency-percentiles.js';
-import type { DispatchObserver } from './dispatcher.js';
+import type { DispatchObserver } from './dispatcher-options.js';
 
 const HOUR_MS = 3_600_000;
 

@@ -1,60 +1,10 @@
-import type { Logger } from 'pino';
-import type { Clock } from '../domain/clock.js';
-import type {
-  AppliedReceipt,
-  DeliveryStore,
-  ReceiptReport,
-} from '../domain/delivery/delivery-store.js';
-import type { Router, SubmitAnswer } from './carrier-port.js';
+import type { DispatcherStats } from '../domain/delivery/status-board.js';
+import type { ReceiptReport } from '../domain/delivery/delivery-store.js';
 import { startLeaseRenewal, startReceiptSweep } from './chunk-upkeep.js';
 import { startClaiming, type HeldChunk } from './claim-loop.js';
-import { createDeliveryWriters, type GroupCommitOptions } from './delivery-writers.js';
-import type { RetryPolicy } from './retry-policy.js';
+import { createDeliveryWriters } from './delivery-writers.js';
+import type { DispatcherOptions } from './dispatcher-options.js';
 import { Slots } from './slots.js';
-
-export interface DispatcherOptions {
-  readonly delivery: DeliveryStore;
-  readonly route: Router;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** Names this process in chunk leases; unique among dispatchers. */
-  readonly owner: string;
-  /** Recipients per dispatch chunk. */
-  readonly chunkSize: number;
-  readonly leaseMs: number;
-  /**
-   * Parts submitted whose outcome is not stored yet, at most. A crash can send again only
-   * these, so it bounds the duplicates a crash can cause; it should cover the carriers' windows.
-   */
-  readonly maxInFlight: number;
-  /** How often an idle dispatcher looks for work (a wake() looks at once). */
-  readonly idlePollMs: number;
-  readonly retry: RetryPolicy;
-  /** An accepted part with no receipt for this long gives its recipient `timeout`, by carrier. */
-  readonly receiptWindowsMs: ReadonlyMap<string, number>;
-  /** The same for a carrier no longer configured (its submissions from before). */
-  readonly defaultReceiptWindowMs: number;
-  readonly sweepIntervalMs: number;
-  /** How submit outcomes and receipts are grouped into commits. */
-  readonly commit: GroupCommitOptions;
-  /** Told of every carrier answer and every stored receipt (metrics, daily figures). */
-  readonly observer?: DispatchObserver;
-}
-
-export interface DispatchObserver {
-  /** `part`: the 0-based index of the part among its message's parts. */
-  submitted(carrier: string, answer: SubmitAnswer, part: number): void;
-  receipts(applied: readonly AppliedReceipt[]): void;
-}
-
-export interface DispatcherStats {
-  readonly chunksHeld: number;
-  readonly partsInFlight: number;
-  readonly outcomesQueued: number;
-  readonly receiptsQueued: number;
-  readonly submitted: number;
-  readonly receipts: number;
-}
 
 export interface Dispatcher {
   /** Looks for work now (a send was accepted, a message released). */

@@ -1,5 +1,5 @@
 import type { DispatchRecipient, PartOutcome } from '../domain/delivery/delivery-store.js';
-import type { OutgoingPart, Router, SubmitAnswer } from './carrier-port.js';
+import type { OutgoingPart, Router, SubmitAnswer } from '../domain/delivery/carrier-port.js';
 import { nextAttemptAt, type RetryPolicy } from './retry-policy.js';
 
 /**

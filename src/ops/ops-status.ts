@@ -1,15 +1,4 @@
-import type { CarrierStatus } from '../carriers/carrier-binds.js';
-import type { DispatcherStats } from '../dispatcher/dispatcher.js';
-
-/**
- * What a dispatcher process knows of its own delivery: its carriers' binds and rates, and its
- * dispatcher's work. One function per process (start-delivery.ts) reads it, for /status and
- * for the status the process publishes to every other (ADR 0035), so the two cannot disagree.
- */
-export interface DeliveryStatus {
-  readonly carriers: readonly CarrierStatus[];
-  readonly dispatcher: DispatcherStats;
-}
+import type { DispatcherStatus } from '../domain/delivery/status-board.js';
 
 /**
  * What the operator listener's /status shows: this process, read from memory and the store by
@@ -18,8 +7,8 @@ export interface DeliveryStatus {
  */
 export interface OpsStatus {
   readonly roles: Readonly<Record<string, boolean | undefined>>;
-  readonly carriers: DeliveryStatus['carriers'];
-  readonly dispatcher: DeliveryStatus['dispatcher'] | null;
+  readonly carriers: DispatcherStatus['carriers'];
+  readonly dispatcher: DispatcherStatus['dispatcher'] | null;
   readonly queueDepth: number;
   readonly smsc: { readonly host: string; readonly port: number } | null;
 }

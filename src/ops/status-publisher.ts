@@ -1,6 +1,10 @@
 import type { Logger } from 'pino';
-import type { DeliveryStatus } from './ops-status.js';
-import { STATUS_FORGET_MS, STATUS_PUBLISH_MS, type StatusBoard } from './status-board.js';
+import {
+  STATUS_FORGET_MS,
+  STATUS_PUBLISH_MS,
+  type DispatcherStatus,
+  type StatusBoard,
+} from '../domain/delivery/status-board.js';
 
 /** Every this many writes, a dispatcher also deletes the rows silent past STATUS_FORGET_MS. */
 const PURGE_EVERY = 30;
@@ -21,7 +25,7 @@ export function startStatusPublisher(input: {
   readonly board: StatusBoard;
   readonly owner: string;
   /** The same function /status reads (start-delivery.ts). */
-  readonly read: () => DeliveryStatus;
+  readonly read: () => DispatcherStatus;
   readonly now: () => number;
   readonly logger: Logger;
 }): StatusPublisher {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DomainError } from '../domain/errors.js';
 import { describeFailure } from './describe-failure.js';
-import { ExplainedError } from './explained-error.js';
+import { ExplainedError } from '../domain/explained-error.js';
 
 const frameOfThisFile = /^\s+at .*describe-failure\.test\.ts:\d+/;
 

@@ -1,5 +1,5 @@
 import { DomainError } from '../domain/errors.js';
-import { ExplainedError } from './explained-error.js';
+import { ExplainedError } from '../domain/explained-error.js';
 import { describeError } from './start-steps.js';
 
 /** Deep enough for any chain Nok builds; a longer or circular chain is cut here. */

@@ -1,7 +1,7 @@
 import type { Database, OpenDatabaseOptions } from '../storage/engine.js';
 import { migrate } from '../storage/migrate.js';
 import { openDatabase } from '../storage/open-database.js';
-import { ExplainedError } from './explained-error.js';
+import { ExplainedError } from '../domain/explained-error.js';
 import { describeError } from './start-steps.js';
 
 /**

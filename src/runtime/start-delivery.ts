@@ -9,20 +9,17 @@ import {
 import { createCarriers, type Carriers } from '../carriers/start-carriers.js';
 import type { Config } from '../config.js';
 import type { Clock } from '../domain/clock.js';
-import {
-  startDispatcher,
-  type DispatchObserver,
-  type Dispatcher,
-} from '../dispatcher/dispatcher.js';
+import type { DispatchObserver } from '../dispatcher/dispatcher-options.js';
+import { startDispatcher, type Dispatcher } from '../dispatcher/dispatcher.js';
 import { startDeliveryFigures } from '../dispatcher/delivery-figures.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { DeliveryStatus } from '../ops/ops-status.js';
+import type { DispatcherStatus } from '../domain/delivery/status-board.js';
 import { startStatusPublisher } from '../ops/status-publisher.js';
 import type { RunningSmsc } from '../smsc/start-smsc.js';
 import { deliveryFiguresStore } from '../storage/dashboard-store.js';
 import type { Database } from '../storage/engine.js';
 import { statusBoardStore } from '../storage/status-board-store.js';
-import { ExplainedError } from './explained-error.js';
+import { ExplainedError } from '../domain/explained-error.js';
 
 /** How often a dispatcher adds its platform-dashboard figures to the database (ADR 0030). */
 const FIGURES_FLUSH_MS = 10_000;
@@ -31,7 +28,7 @@ export interface Delivery {
   readonly dispatcher: Dispatcher;
   readonly carriers: Carriers;
   /** What /status shows of delivery, and what the process publishes on the status board. */
-  status(): DeliveryStatus;
+  status(): DispatcherStatus;
   /**
    * Stops claiming and drains the parts in flight, unbinds the carriers (receipts are still
    * stored meanwhile), then stores the receipts still queued; each within NOK_DISPATCH_DRAIN_MS.
@@ -95,7 +92,7 @@ export async function startDelivery(
     observer: allObservers(observers),
   });
   carriers.start();
-  const status = (): DeliveryStatus => ({
+  const status = (): DispatcherStatus => ({
     carriers: carriers.status(),
     dispatcher: dispatcher.stats(),
   });

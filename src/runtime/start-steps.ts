@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { ExplainedError } from './explained-error.js';
+import { ExplainedError } from '../domain/explained-error.js';
 
 /**
  * The parts of a process started so far, each with how to stop it; stopped in the reverse

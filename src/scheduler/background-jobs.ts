@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import { ReconnectBackoff } from '../carriers/reconnect-backoff.js';
+import { ReconnectBackoff } from '../domain/reconnect-backoff.js';
 import type { Clock } from '../domain/clock.js';
 import type { Store } from '../domain/ports.js';
 import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
-import type { EngineOps } from '../storage/engine.js';
-import { isStoreUnavailable } from '../storage/store-unavailable.js';
+import type { RecipientChunkWriter } from '../domain/recipients/recipient-chunk-writer.js';
+import { isStoreUnavailable } from '../domain/store-unavailable.js';
 import type { SessionLimits } from '../domain/users/sessions.js';
 import { materialiseNextChunk } from './materialise-recipients.js';
 import { PURGE_BATCH, PURGE_EVERY_MS, purgeExpired } from './purge-expired.js';
@@ -19,7 +19,7 @@ export interface BackgroundJobs {
 
 export interface BackgroundJobOptions {
   readonly store: Store;
-  readonly engine: EngineOps;
+  readonly engine: RecipientChunkWriter;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly intervalMs: number;

@@ -1,7 +1,10 @@
 import type { Store } from '../domain/ports.js';
 import { compactRecipient } from '../domain/recipients/compact-list.js';
 import type { CompactListCache } from '../domain/recipients/compact-list-cache.js';
-import type { EngineOps, NewRecipientRow } from '../storage/engine.js';
+import type {
+  NewRecipientRow,
+  RecipientChunkWriter,
+} from '../domain/recipients/recipient-chunk-writer.js';
 
 /**
  * Expands one chunk of the oldest unmaterialised message into recipient rows. Returns the
@@ -12,7 +15,7 @@ import type { EngineOps, NewRecipientRow } from '../storage/engine.js';
  */
 export async function materialiseNextChunk(
   store: Store,
-  engine: EngineOps,
+  engine: RecipientChunkWriter,
   cache: CompactListCache,
   chunkSize: number,
   _nowMs: number,

@@ -61,8 +61,11 @@ export class ReceiptOutbox {
   private readonly receivers = new Map<string, SmscConnection[]>();
   /** Where each system_id's round robin resumes. */
   private readonly turns = new Map<string, number>();
-  /** Connections with receipts awaiting their deliver_sm_resp: what the sweep looks at. */
-  private readonly connectionsAwaiting = new Set<SmscConnection>();
+  /**
+   * Receipts sent and not yet acknowledged, by connection and deliver_sm sequence_number: what
+   * the sweep looks at.
+   */
+  private readonly awaitingAck = new Map<SmscConnection, Map<number, PendingReceipt>>();
   private sweepTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -95,9 +98,10 @@ export class ReceiptOutbox {
 
   /** A deliver_sm_resp: settled when OK; otherwise the retry sends the receipt again. */
   acknowledge(connection: SmscConnection, sequenceNumber: number, commandStatus: number): void {
-    const receipt = connection.awaitingAck.get(sequenceNumber);
+    const awaiting = this.awaitingAck.get(connection);
+    const receipt = awaiting?.get(sequenceNumber);
     if (receipt === undefined || commandStatus !== 0) return;
-    connection.awaitingAck.delete(sequenceNumber);
+    awaiting!.delete(sequenceNumber);
     receipt.connection = null;
     this.stats.receiptsAcknowledged += 1;
     receipt.onSettled?.();
@@ -117,9 +121,8 @@ export class ReceiptOutbox {
       else this.receivers.delete(connection.systemId);
       this.turns.delete(connection.systemId);
     }
-    const unacknowledged = [...connection.awaitingAck.values()];
-    connection.awaitingAck.clear();
-    this.connectionsAwaiting.delete(connection);
+    const unacknowledged = [...(this.awaitingAck.get(connection)?.values() ?? [])];
+    this.awaitingAck.delete(connection);
     for (const receipt of unacknowledged) receipt.connection = null;
     this.stats.receiptsQueued += unacknowledged.length;
     const waiting = this.ownQueues.get(connection)?.toArray() ?? [];
@@ -160,7 +163,8 @@ export class ReceiptOutbox {
    */
   private sendNext(connection: SmscConnection): boolean {
     const systemId = connection.systemId;
-    if (connection.closed || systemId === null || connection.awaitingAck.size >= RECEIPT_WINDOW) {
+    const awaiting = this.awaitingAck.get(connection)?.size ?? 0;
+    if (connection.closed || systemId === null || awaiting >= RECEIPT_WINDOW) {
       return false;
     }
     const receipt =
@@ -197,8 +201,12 @@ export class ReceiptOutbox {
       receiptPdu(receipt, sequenceNumber, this.now()),
     );
     receipt.sentAtMs = this.now();
-    connection.awaitingAck.set(receipt.sequenceNumber, receipt);
-    this.connectionsAwaiting.add(connection);
+    let awaiting = this.awaitingAck.get(connection);
+    if (awaiting === undefined) {
+      awaiting = new Map();
+      this.awaitingAck.set(connection, awaiting);
+    }
+    awaiting.set(receipt.sequenceNumber, receipt);
     this.sweepTimer ??= setInterval(
       () => this.sweep(),
       Math.max(5, Math.min(1000, this.retryIntervalMs / 4)),
@@ -212,29 +220,29 @@ export class ReceiptOutbox {
   private sweep(): void {
     const overdueBefore = this.now() - this.retryIntervalMs;
     const touched = new Set<string>();
-    for (const connection of this.connectionsAwaiting) {
-      for (const [sequenceNumber, receipt] of connection.awaitingAck) {
+    for (const [connection, awaiting] of this.awaitingAck) {
+      for (const [sequenceNumber, receipt] of awaiting) {
         if (receipt.sentAtMs > overdueBefore) continue;
-        connection.awaitingAck.delete(sequenceNumber);
+        awaiting.delete(sequenceNumber);
         receipt.connection = null;
         const own = receipt.origin === connection;
         (own ? this.ownQueueOf(connection) : this.queueOf(receipt.systemId)).unshift(receipt);
         this.stats.receiptsQueued += 1;
         touched.add(receipt.systemId);
       }
-      if (connection.awaitingAck.size === 0) this.connectionsAwaiting.delete(connection);
+      if (awaiting.size === 0) this.awaitingAck.delete(connection);
     }
     for (const systemId of touched) {
       for (const connection of this.receivers.get(systemId) ?? []) this.fill(connection);
       this.pump(systemId);
     }
-    if (this.connectionsAwaiting.size === 0) this.stopSweeping();
+    if (this.awaitingAck.size === 0) this.stopSweeping();
   }
 
   private stopSweeping(): void {
     if (this.sweepTimer !== null) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
-    this.connectionsAwaiting.clear();
+    this.awaitingAck.clear();
   }
 
   private queueOf(systemId: string): ReceiptQueue {

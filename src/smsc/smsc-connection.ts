@@ -4,7 +4,6 @@ import { errorResponse } from '../carriers/smpp/error-response.js';
 import { CommandStatus, type BindMode, type Pdu } from '../carriers/smpp/pdu.js';
 import { PduReader } from '../carriers/smpp/pdu-reader.js';
 import { PduDecodeError, PduFramingError } from '../carriers/smpp/smpp-errors.js';
-import type { PendingReceipt } from './receipt-outbox.js';
 
 /** PDUs decoded per event-loop turn before yielding, so one busy client cannot stall the rest. */
 const MAX_PDUS_PER_TURN = 256;
@@ -26,8 +25,6 @@ export class SmscConnection {
   mode: BindMode | null = null;
   /** submit_sm received on this connection, for dropConnectionAfterSubmits. */
   submits = 0;
-  /** Receipts sent here and not yet acknowledged, by deliver_sm sequence_number. */
-  readonly awaitingAck = new Map<number, PendingReceipt>();
   closed = false;
 
   private readonly reader = new PduReader();

@@ -1,17 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { DeliveryStore } from '../domain/delivery/delivery-store.js';
+import type { RecipientChunkWriter } from '../domain/recipients/recipient-chunk-writer.js';
 import type { Migration } from './migration.js';
-import type { Row, Tables } from './schema.js';
-
-/** A recipient row as the materialiser writes it. */
-export type NewRecipientRow = Readonly<Pick<Row<'recipients'>, 'seq' | 'msisdn' | 'status'>>;
+import type { Tables } from './schema.js';
 
 /**
- * The few operations whose SQL or driver use differs by engine. Each has a twin in
+ * The few operations whose SQL or driver use differs by engine (inserting a chunk of recipient
+ * rows among them). Each has a twin in
  * `storage/sqlite/` and `storage/postgres/` behind this one signature; nothing else branches
  * on the engine.
  */
-export interface EngineOps {
+export interface EngineOps extends RecipientChunkWriter {
   readonly name: 'sqlite' | 'postgres';
   readonly migrations: readonly Migration[];
   /**
@@ -21,20 +20,6 @@ export interface EngineOps {
   applyMigration(migration: Migration, nowMs: number): Promise<boolean>;
   /** Ids of the migrations recorded as applied. */
   appliedMigrations(): Promise<number[]>;
-  /**
-   * Writes recipient rows `(fromSeq, toSeq]` of a message and advances its `materialised_upto`
-   * from `fromSeq` to `toSeq`, in one transaction — on SQLite in slices, each its own
-   * transaction advancing `materialised_upto` with its rows, so the event loop is never held for
-   * long. Returns false, writing nothing, when `materialised_upto` was no longer `fromSeq`
-   * (another worker got there first).
-   */
-  insertRecipientChunk(
-    messageId: number,
-    fromSeq: number,
-    toSeq: number,
-    rows: readonly NewRecipientRow[],
-    nowMs: number,
-  ): Promise<boolean>;
 }
 
 export interface Database {

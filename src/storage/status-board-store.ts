@@ -1,5 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { DispatchersView, PublishedStatus, StatusBoard } from '../ops/status-board.js';
+import type {
+  DispatchersView,
+  PublishedStatus,
+  StatusBoard,
+} from '../domain/delivery/status-board.js';
 import type { Database } from './engine.js';
 import type { Tables } from './schema.js';
 

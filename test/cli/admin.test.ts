@@ -12,6 +12,7 @@ import { createAccount } from '../../src/domain/accounts/create-account.js';
 import { systemClock } from '../../src/domain/clock.js';
 import type { Store } from '../../src/domain/ports.js';
 import { dispatchersViewOf } from '../../src/storage/status-board-store.js';
+import { logMailer } from '../../src/mail/log-mailer.js';
 import { createStore } from '../../src/storage/store.js';
 import { testEngines, type TestDatabase } from '../support/engines.js';
 import { runAdminInProcess, runNok, type NokResult } from './nok-process.js';
@@ -118,6 +119,7 @@ for (const engine of testEngines()) {
         store,
         clock: systemClock,
         logger: pino({ level: 'silent' }),
+        mailer: logMailer(pino({ level: 'silent' })),
         rateLimit: { requests: 100_000, windowSeconds: 60 },
         sendBodyLimitBytes: 1024 * 1024,
         dispatchers: dispatchersViewOf(db.database),

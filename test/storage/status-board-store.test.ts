@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { StatusBoard } from '../../src/ops/status-board.js';
+import type { StatusBoard } from '../../src/domain/delivery/status-board.js';
 import { statusBoardStore } from '../../src/storage/status-board-store.js';
 import { testEngines, type TestDatabase } from '../support/engines.js';
 

@@ -4,11 +4,8 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { parseCarrierConfig } from '../../src/carriers/carrier-config.js';
 import { createCarriers, type Carriers } from '../../src/carriers/start-carriers.js';
-import {
-  startDispatcher,
-  type DispatchObserver,
-  type Dispatcher,
-} from '../../src/dispatcher/dispatcher.js';
+import type { DispatchObserver } from '../../src/dispatcher/dispatcher-options.js';
+import { startDispatcher, type Dispatcher } from '../../src/dispatcher/dispatcher.js';
 import { CompactListCache } from '../../src/domain/recipients/compact-list-cache.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { materialiseNextChunk } from '../../src/scheduler/materialise-recipients.js';

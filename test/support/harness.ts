@@ -8,6 +8,7 @@ import { createAccount } from '../../src/domain/accounts/create-account.js';
 import type { Account, Store } from '../../src/domain/ports.js';
 import type { ApiKeyScope, SenderStatus } from '../../src/domain/statuses.js';
 import { dispatchersViewOf } from '../../src/storage/status-board-store.js';
+import { logMailer } from '../../src/mail/log-mailer.js';
 import { createStore } from '../../src/storage/store.js';
 import type { TestDatabase, TestEngine } from './engines.js';
 import { FakeClock } from './fake-clock.js';
@@ -71,16 +72,17 @@ export async function createHarness(
   const db = await engine.create();
   const store = createStore(db.database.db);
   const clock = new FakeClock();
+  const logger = options.logger ?? pino({ level: 'silent' });
   const app = await buildApp({
     store,
     clock,
-    logger: options.logger ?? pino({ level: 'silent' }),
+    logger,
     rateLimit: { requests: options.rateLimitRequests ?? 100_000, windowSeconds: 60 },
     sendBodyLimitBytes: options.sendBodyLimitBytes ?? 128 * 1024 * 1024,
     consoleDir: options.consoleDir,
     trustProxy: options.trustProxy,
     senderDocumentMaxBytes: options.senderDocumentMaxBytes,
-    mailer: options.mailer,
+    mailer: options.mailer ?? logMailer(logger),
     publicUrl: options.publicUrl,
     consoleOrigin: options.consoleOrigin,
     passwordResetLimits: options.passwordResetLimits,

@@ -5,15 +5,6 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
-import type { Clock } from '../../domain/clock.js';
-import type { Store } from '../../domain/ports.js';
-import type { SessionLimits } from '../../domain/users/sessions.js';
-import type { SignInLimits } from '../../domain/users/sign-in.js';
-import type { ConsoleLinks } from '../../domain/mail/console-links.js';
-import type { Outbox } from '../../domain/mail/mailer.js';
-import type { LinkLifetimes } from '../../domain/users/invite-person.js';
-import type { PasswordResetLimits } from '../../domain/users/password-reset.js';
-import type { DispatchersView } from '../../ops/status-board.js';
 import { adminAccountRoutes } from './routes/admin-accounts.js';
 import { adminCarrierRoutes } from './routes/admin-carriers.js';
 import { creditRoutes } from './routes/credits.js';
@@ -34,34 +25,7 @@ import { blocklistRoutes } from './routes/blocklist.js';
 import { messageRoutes } from './routes/messages.js';
 import { adminMessageRoutes } from './routes/admin-messages.js';
 import { withUploadBodies } from './upload-request-bodies.js';
-import type { CompactListCache } from '../../domain/recipients/compact-list-cache.js';
-
-/** What every console route plugin is given. */
-export interface ConsoleDeps {
-  readonly store: Store;
-  readonly clock: Clock;
-  readonly sessionLimits: SessionLimits;
-  readonly signInLimits: SignInLimits;
-  /** The largest document of a sender-name request, each (NOK_SENDER_DOCUMENT_MAX_BYTES). */
-  readonly senderDocumentMaxBytes: number;
-  /** Every dispatcher's published status and the queue depth, for the carriers page. */
-  readonly dispatchers: DispatchersView;
-  /** Mail and the links it carries: invitations, password resets, sender decisions. */
-  readonly people: PeopleDeps;
-  /** Told of each send accepted from the console: wakes the background work, counts metrics. */
-  readonly onAccepted?: (charged: number) => void;
-  /** The compact recipient lists this process pages through (shared with /api/v2). */
-  readonly compactLists: CompactListCache;
-}
-
-export interface PeopleDeps {
-  /** Mail posted once its change has committed. */
-  readonly outbox: Outbox;
-  /** Links on NOK_PUBLIC_URL, never on a request's Host. */
-  readonly links: ConsoleLinks;
-  readonly lifetimes: LinkLifetimes;
-  readonly resetLimits: PasswordResetLimits;
-}
+import type { ConsoleDeps } from './console-deps.js';
 
 export const CONSOLE_API_PREFIX = '/console/api';
 

@@ -1,7 +1,7 @@
 import type { Store } from '../../domain/ports.js';
 import { invitePerson } from '../../domain/users/invite-person.js';
 import { resendInvitation } from '../../domain/users/manage-invitation.js';
-import type { PeopleDeps } from './console-api.js';
+import type { PeopleDeps } from './console-deps.js';
 
 type Mailed<I> = Omit<I, 'links' | 'lifetimeMs'>;
 

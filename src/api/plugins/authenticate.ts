@@ -9,7 +9,7 @@ import type { Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Store } from '../../domain/ports.js';
 import type { RateLimiter } from './rate-limit.js';
-import { isStoreUnavailable } from '../../storage/store-unavailable.js';
+import { isStoreUnavailable } from '../../domain/store-unavailable.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../../domain/errors.js';
-import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from '../../storage/store-unavailable.js';
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from '../../domain/store-unavailable.js';
 import { BodyScanError } from '../send-body/scan-send-body.js';
 
 /** The one table from error code to HTTP status. */

@@ -4,7 +4,7 @@ import type { Store } from '../ports.js';
 import { countAttempt, giveBack } from './attempt-throttle.js';
 import { hashPassword, passwordMatches } from './passwords.js';
 import { startSession } from './sessions.js';
-import type { SignInLimits } from './sign-in.js';
+import type { SignInLimits } from './sign-in-limits.js';
 import type { SessionRecord } from './user.js';
 
 /**

@@ -3,21 +3,9 @@ import { DomainError } from '../errors.js';
 import type { Store } from '../ports.js';
 import { countAttempt, giveBack } from './attempt-throttle.js';
 import { decoyHash, passwordMatches } from './passwords.js';
+import type { SignInLimits } from './sign-in-limits.js';
 import { useSecondFactor, type SecondFactor } from './two-factor.js';
 import { normaliseEmail, type User } from './user.js';
-
-/** Sign-in attempts checked within `windowMs`, per email and per address (failures stay counted). */
-export interface SignInLimits {
-  readonly windowMs: number;
-  readonly perUser: number;
-  readonly perAddress: number;
-}
-
-export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
-  windowMs: 15 * 60_000,
-  perUser: 5,
-  perAddress: 20,
-};
 
 /** The one answer to every failed sign-in: it never says which part was wrong. */
 export const SIGN_IN_FAILED = 'The email or password is not right';

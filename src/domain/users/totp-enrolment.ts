@@ -2,7 +2,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
 import type { Store } from '../ports.js';
 import { startSession } from './sessions.js';
-import type { SignInLimits } from './sign-in.js';
+import type { SignInLimits } from './sign-in-limits.js';
 import { requireCurrentCode, totpRequirement } from './two-factor.js';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpUri } from './totp.js';
 import type { SessionRecord, User } from './user.js';

@@ -1,7 +1,7 @@
 import type { Account, Store } from '../ports.js';
 import { DomainError } from '../errors.js';
 import { countAttempt, giveBack } from './attempt-throttle.js';
-import type { SignInLimits } from './sign-in.js';
+import type { SignInLimits } from './sign-in-limits.js';
 import { hashRecoveryCode, isTotpCodeShaped, matchTotpStep } from './totp.js';
 import type { User } from './user.js';
 

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { NewRecipientRow } from '../engine.js';
+import type { NewRecipientRow } from '../../domain/recipients/recipient-chunk-writer.js';
 
 /**
  * Rows per transaction. better-sqlite3 is synchronous: while a transaction runs, nothing else in

@@ -14,7 +14,7 @@ import type { Clock } from '../../../src/domain/clock.js';
 import { hashPassword } from '../../../src/domain/users/passwords.js';
 import { startSession } from '../../../src/domain/users/sessions.js';
 import { startRuntime, type Runtime } from '../../../src/main.js';
-import { STATUS_FORGET_MS, STATUS_STALE_MS } from '../../../src/ops/status-board.js';
+import { STATUS_FORGET_MS, STATUS_STALE_MS } from '../../../src/domain/delivery/status-board.js';
 import { startSmsc, type RunningSmsc } from '../../../src/smsc/start-smsc.js';
 import { statusBoardStore } from '../../../src/storage/status-board-store.js';
 import type { CarriersStatus } from '../../../src/api/console/contract/carriers.js';

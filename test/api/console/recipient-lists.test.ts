@@ -5,6 +5,7 @@ import pino from 'pino';
 import { buildApp } from '../../../src/api/app.js';
 import type { Database } from '../../../src/storage/engine.js';
 import { openDatabase } from '../../../src/storage/open-database.js';
+import { logMailer } from '../../../src/mail/log-mailer.js';
 import { createStore } from '../../../src/storage/store.js';
 import { consoleActor, type ConsoleActor } from '../../support/console-session.js';
 import { testEngines } from '../../support/engines.js';
@@ -48,6 +49,7 @@ for (const engine of testEngines()) {
         store: createStore(database.db),
         clock: h.clock,
         logger: pino({ level: 'silent' }),
+        mailer: logMailer(pino({ level: 'silent' })),
         rateLimit: { requests: 100_000, windowSeconds: 60 },
         sendBodyLimitBytes: 16 * 1024 * 1024,
         dispatchers: dispatchersViewOf(database),

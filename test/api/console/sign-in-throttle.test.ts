@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { DEFAULT_SIGN_IN_LIMITS } from '../../../src/domain/users/sign-in.js';
+import { DEFAULT_SIGN_IN_LIMITS } from '../../../src/domain/users/sign-in-limits.js';
 import {
   anonymousSession,
   consoleActor,

@@ -7,7 +7,7 @@ import { adjustCredits } from '../../../domain/credits/adjust-credits.js';
 import type { Account, Store } from '../../../domain/ports.js';
 import { type Account as AccountBody, type AccountDetail } from '../contract/accounts.js';
 import { errorBodySchema } from '../contract/common.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { auditActor } from '../console-session.js';
 import { creditsOf } from './credits.js';

@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import type { DeliveryStatus } from '../../../ops/ops-status.js';
 import {
   STATUS_FORGET_MS,
   STATUS_STALE_MS,
+  type DispatcherStatus,
   type PublishedStatus,
-} from '../../../ops/status-board.js';
+} from '../../../domain/delivery/status-board.js';
 import { carrierTotals } from '../carrier-totals.js';
 import {
   carrierSchema,
@@ -13,19 +13,19 @@ import {
   type LiveDispatcher,
   type SilentDispatcher,
 } from '../contract/carriers.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 
 const admin = { access: { role: 'admin' } } as const;
 
-/** A published DeliveryStatus as this version reads it; unknown fields are dropped. */
+/** A published DispatcherStatus as this version reads it; unknown fields are dropped. */
 const publishedSchema = z.object({
   carriers: z.array(carrierSchema).readonly(),
   dispatcher: dispatcherStatsSchema,
 });
 // What a dispatcher publishes must read back here: a field the contract requires and the
 // status no longer has fails to compile, not at the first reading.
-const _publishedReadsBack = (status: DeliveryStatus): z.input<typeof publishedSchema> => status;
+const _publishedReadsBack = (status: DispatcherStatus): z.input<typeof publishedSchema> => status;
 
 /**
  * The carriers page: every dispatcher process's status as it published it on the status board

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { messageAccountId } from '../../../domain/messages/message-account.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { messageDetail, messagePage, recipientPage, sendRecipientsCsv } from '../message-views.js';
 import { notModified } from './messages.js';

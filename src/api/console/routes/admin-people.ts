@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { requireAccount } from '../../../domain/accounts/require-account.js';
 import { revokeInvitation } from '../../../domain/users/manage-invitation.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { mailedInvitations } from '../mailed-invitations.js';
 import { auditActor } from '../console-session.js';

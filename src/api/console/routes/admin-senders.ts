@@ -11,7 +11,7 @@ import {
 } from '../../../domain/senders/read-sender-requests.js';
 import { reviewSenderRequest } from '../../../domain/senders/review-sender-request.js';
 import { senderDecisionMail } from '../../../domain/mail/mail-texts.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { consoleUser } from '../console-session.js';
 import { presentRequestSummary } from '../sender-presenters.js';

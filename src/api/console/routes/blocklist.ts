@@ -8,7 +8,7 @@ import {
 import { numberSearch } from '../../../domain/contacts/number-search.js';
 import type { Store } from '../../../domain/ports.js';
 import { NUMBER_LIST_TYPES, type NumberPageQuery } from '../contract/number-imports.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { auditActor, consoleAccountId } from '../console-session.js';
 import { acceptNumberLists, numberRowsOf } from '../number-list-body.js';

@@ -9,7 +9,7 @@ import { RecipientLists } from '../../../domain/recipients/recipient-lists.js';
 import { presentAccepted, presentEstimate } from '../../presenters.js';
 import { errorBodySchema, errorResponses } from '../contract/common.js';
 import { MAX_UPLOADED_NUMBERS, type PreviewBody } from '../contract/compose.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { auditActor, consoleAccountId } from '../console-session.js';
 import { readNumberStream, type NumberFileFormat } from '../read-number-stream.js';

@@ -12,7 +12,7 @@ import {
 } from '../../../domain/contacts/import-contacts.js';
 import { numberSearch } from '../../../domain/contacts/number-search.js';
 import { NUMBER_LIST_TYPES } from '../contract/number-imports.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { auditActor, consoleAccountId } from '../console-session.js';
 import { acceptNumberLists, numberRowsOf } from '../number-list-body.js';

@@ -3,7 +3,7 @@ import { requireAccount } from '../../../domain/accounts/require-account.js';
 import { listLedger } from '../../../domain/credits/list-ledger.js';
 import type { Store } from '../../../domain/ports.js';
 import { type Credits } from '../contract/credits.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { consoleAccountId } from '../console-session.js';
 

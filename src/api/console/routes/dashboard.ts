@@ -3,7 +3,7 @@ import { updateAccountSettings } from '../../../domain/accounts/update-account-s
 import { readAccountDashboard } from '../../../domain/dashboard/read-account-dashboard.js';
 import { readPlatformDashboard } from '../../../domain/dashboard/read-platform-dashboard.js';
 import { zoneOrDefault } from '../../../domain/time-zones.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { auditActor, consoleAccountId, consoleUser } from '../console-session.js';
 

@@ -6,7 +6,7 @@ import {
   resetPassword,
 } from '../../../domain/users/password-reset.js';
 import { errorBodySchema, errorResponses } from '../contract/common.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { setSessionCookie, toConsoleUser } from '../console-session.js';
 

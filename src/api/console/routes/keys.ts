@@ -3,7 +3,7 @@ import { createApiKey } from '../../../domain/accounts/create-api-key.js';
 import { revokeApiKey } from '../../../domain/accounts/revoke-api-key.js';
 import type { ApiKeyRecord } from '../../../domain/ports.js';
 import { type ApiKey } from '../contract/keys.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { auditActor, consoleAccountId } from '../console-session.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { cancelMessage } from '../../../domain/messages/cancel-message.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { auditActor, consoleAccountId } from '../console-session.js';
 import { messageDetail, messagePage, recipientPage, sendRecipientsCsv } from '../message-views.js';

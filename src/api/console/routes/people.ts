@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { revokeInvitation } from '../../../domain/users/manage-invitation.js';
 import { removeMember } from '../../../domain/users/remove-member.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { mailedInvitations } from '../mailed-invitations.js';
 import { auditActor, consoleAccountId } from '../console-session.js';

@@ -13,7 +13,7 @@ import { totpRequirement } from '../../../domain/users/two-factor.js';
 import { updateProfile } from '../../../domain/users/update-profile.js';
 import type { User } from '../../../domain/users/user.js';
 import { type Profile } from '../contract/profile.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import {
   consoleAccountId,

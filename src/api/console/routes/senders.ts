@@ -16,7 +16,7 @@ import {
 } from '../../../domain/senders/sender-request-rules.js';
 import { submitSenderRequest } from '../../../domain/senders/submit-sender-request.js';
 import { senderEndpoints } from '../contract/senders.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { consoleAccountId, consoleUser } from '../console-session.js';
 import { readUpload } from '../read-upload.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { recordAudit } from '../../../domain/audit/record-audit.js';
 import { startAnonymousSession, startSession } from '../../../domain/users/sessions.js';
 import { checkSignIn } from '../../../domain/users/sign-in.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import {
   consoleSessionId,

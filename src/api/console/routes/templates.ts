@@ -6,7 +6,7 @@ import { findOwnTemplate } from '../../../domain/templates/find-own-template.js'
 import { previewTemplate } from '../../../domain/templates/preview-template.js';
 import { templateVariables } from '../../../domain/templates/template-variables.js';
 import { type TemplateView } from '../contract/templates.js';
-import type { ConsoleDeps } from '../console-api.js';
+import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { auditActor, consoleAccountId } from '../console-session.js';
 

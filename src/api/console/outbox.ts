@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Mailer, Outbox } from '../domain/mail/mailer.js';
+import type { Mailer, Outbox } from '../../domain/mail/mailer.js';
 
 /**
  * Posts mail through `mailer` without making the request wait: a mail is only posted once the

@@ -1,8 +1,47 @@
 /**
- * The status board (ADR 0035): every dispatcher process writes its DeliveryStatus into one
+ * The status board (ADR 0035): every dispatcher process writes its DispatcherStatus into one
  * table row of its own, so that any api process can show every dispatcher, PostgreSQL being
  * the only state the processes share.
  */
+
+/** One bound carrier as its dispatcher process sees it. */
+export interface CarrierStatus {
+  readonly name: string;
+  /** Binds that can submit (transceivers, or transmitters) and are bound. */
+  readonly bindsUp: number;
+  readonly bindsWanted: number;
+  /** Binds that take deliver_sm and are bound: the transceivers, or the receivers. */
+  readonly receiversUp: number;
+  /** submit_sm sent and not yet answered, over all binds. */
+  readonly inFlight: number;
+  /** Submits waiting for the rate limit or for a window slot. */
+  readonly waiting: number;
+  readonly submitsPerSecondLimit: number;
+  /** The rate allowed now: the limit, or less while it climbs back after throttled(). */
+  readonly currentRatePerSecond: number;
+  /** The latest bind failure (refused, could not connect, closed), or null if none yet. */
+  readonly lastError: string | null;
+}
+
+/** A dispatcher's work in hand and done. */
+export interface DispatcherStats {
+  readonly chunksHeld: number;
+  readonly partsInFlight: number;
+  readonly outcomesQueued: number;
+  readonly receiptsQueued: number;
+  readonly submitted: number;
+  readonly receipts: number;
+}
+
+/**
+ * What a dispatcher process knows of its own delivery: its carriers' binds and rates, and its
+ * dispatcher's work. One function per process (start-delivery.ts) reads it, for /status and
+ * for the status the process publishes to every other, so the two cannot disagree.
+ */
+export interface DispatcherStatus {
+  readonly carriers: readonly CarrierStatus[];
+  readonly dispatcher: DispatcherStats;
+}
 
 /** How often a dispatcher writes its status; the console's carriers page asks as often. */
 export const STATUS_PUBLISH_MS = 2_000;
@@ -24,7 +63,7 @@ export interface PublishedStatus {
   readonly startedAt: number;
   readonly writtenAt: number;
   /**
-   * Its DeliveryStatus as JSON, written by whichever version of Nok that process runs: a reader
+   * Its DispatcherStatus as JSON, written by whichever version of Nok that process runs: a reader
    * checks it before use.
    */
   readonly status: string;

@@ -4,8 +4,9 @@
  * is the operator's to fix and goes away by itself once the store is back: the API answers 503
  * STORE_UNAVAILABLE with Retry-After, and background work backs off and tries again.
  *
- * The one place that knows the drivers' errors; the error handlers of both listeners and the
- * background loops ask it. It follows `cause` chains (Kysely and Nok wrap errors).
+ * The one place that knows the drivers' errors, by their codes and messages alone (no driver is
+ * imported): the error handlers of both listeners and the background loops ask it without
+ * depending on storage. It follows `cause` chains (Kysely and Nok wrap errors).
  */
 export function isStoreUnavailable(error: unknown): boolean {
   for (let e = error, depth = 0; e instanceof Error && depth < 8; depth++) {
