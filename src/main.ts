@@ -5,7 +5,7 @@ import type { CarrierConfig } from './carriers/carrier-config.js';
 import type { Carriers } from './carriers/start-carriers.js';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
-import type { Store } from './domain/ports.js';
+import type { Store } from './domain/store.js';
 import type { Dispatcher } from './dispatcher/dispatcher.js';
 import { createLogger } from './logging/create-logger.js';
 import { Metrics } from './metrics/metrics.js';

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Caller } from '../domain/accounts/authenticate.js';
 import type { Clock } from '../domain/clock.js';
 import { DomainError } from '../domain/errors.js';
-import type { Store } from '../domain/ports.js';
+import type { Store } from '../domain/store.js';
 import type { DispatchersView } from '../domain/delivery/status-board.js';
 import type { SessionLimits } from '../domain/users/sessions.js';
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../domain/users/sign-in-limits.js';

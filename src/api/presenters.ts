@@ -1,6 +1,7 @@
 import type { MessageDetails } from '../domain/messages/get-message.js';
 import type { CostEstimate, SendAccepted } from '../domain/messages/send-message.js';
-import type { Message, RecipientRecord } from '../domain/ports.js';
+import type { Message } from '../domain/messages/message-store.js';
+import type { RecipientRecord } from '../domain/recipients/recipient-store.js';
 import type { RecipientStatus } from '../domain/statuses.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -6,7 +6,7 @@ import { revokeApiKey } from '../domain/accounts/revoke-api-key.js';
 import { addToBlocklist, PLATFORM_SCOPE } from '../domain/contacts/add-to-blocklist.js';
 import { createContactGroup } from '../domain/contacts/create-contact-group.js';
 import { addCredits } from '../domain/credits/add-credits.js';
-import type { Store } from '../domain/ports.js';
+import type { Store } from '../domain/store.js';
 import { createSender } from '../domain/senders/create-sender.js';
 import { API_KEY_SCOPES, SENDER_STATUSES } from '../domain/statuses.js';
 import { createTemplate } from '../domain/templates/create-template.js';

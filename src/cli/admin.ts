@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { systemClock } from '../domain/clock.js';
 import { DomainError } from '../domain/errors.js';
-import type { Store } from '../domain/ports.js';
+import type { Store } from '../domain/store.js';
 import { createStore } from '../storage/store.js';
 import { ADMIN_COMMANDS, type AdminCommand, type Work } from './admin-commands.js';
 import { flag, parseCommandArgs, UsageError } from './parse-args.js';

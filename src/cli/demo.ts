@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { createAccount } from '../domain/accounts/create-account.js';
 import { createApiKey } from '../domain/accounts/create-api-key.js';
 import { systemClock } from '../domain/clock.js';
-import type { Store } from '../domain/ports.js';
+import type { Store } from '../domain/store.js';
 import { createSender } from '../domain/senders/create-sender.js';
 import { recordAudit } from '../domain/audit/record-audit.js';
 import { hashPassword } from '../domain/users/passwords.js';

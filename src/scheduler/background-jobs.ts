@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { ReconnectBackoff } from '../domain/reconnect-backoff.js';
 import type { Clock } from '../domain/clock.js';
-import type { Store } from '../domain/ports.js';
+import type { Store } from '../domain/store.js';
 import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import type { RecipientChunkWriter } from '../domain/recipients/recipient-chunk-writer.js';
 import { isStoreUnavailable } from '../domain/store-unavailable.js';

@@ -1,4 +1,4 @@
-import type { Store } from '../domain/ports.js';
+import type { Store } from '../domain/store.js';
 import { compactRecipient } from '../domain/recipients/compact-list.js';
 import type { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import type {

@@ -1,4 +1,4 @@
-import type { Store } from '../domain/ports.js';
+import type { Store } from '../domain/store.js';
 import type { SessionLimits } from '../domain/users/sessions.js';
 
 /**

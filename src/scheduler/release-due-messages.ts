@@ -1,4 +1,4 @@
-import type { Store } from '../domain/ports.js';
+import type { Store } from '../domain/store.js';
 
 /**
  * Moves every scheduled message whose time has come to `pending`. Safe to run in any number

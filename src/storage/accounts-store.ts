@@ -1,7 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
-import type { Store } from '../domain/ports.js';
+import type { Store } from '../domain/store.js';
 import type { Db } from './schema.js';
-import type { LedgerReason } from '../domain/ports.js';
+import type { LedgerReason } from '../domain/credits/ledger-store.js';
 import type { AccountStatus } from '../domain/statuses.js';
 import { fromLedger } from './from-ledger.js';
 import { containsPattern, toAccount, toApiKey } from './rows.js';

@@ -1,6 +1,6 @@
 import type { SelectQueryBuilder } from 'kysely';
 import type { AuditEvent, AuditFilter } from '../domain/audit/audit-event.js';
-import type { Store } from '../domain/ports.js';
+import type { Store } from '../domain/store.js';
 import type { Db, Row, Tables } from './schema.js';
 
 type AuditStore = Pick<Store, 'insertAuditEvent' | 'listAuditEvents' | 'auditEventsPage'>;

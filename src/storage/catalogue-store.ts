@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Store, VisibleSender } from '../domain/ports.js';
+import type { Store } from '../domain/store.js';
+import type { VisibleSender } from '../domain/senders/sender-store.js';
 import type { Db } from './schema.js';
 import { insertNumbers } from './insert-numbers.js';
 import { toSender } from './rows.js';

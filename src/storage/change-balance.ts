@@ -1,5 +1,5 @@
 import { sql, type Generated, type Transaction } from 'kysely';
-import type { BalanceChange } from '../domain/ports.js';
+import type { BalanceChange } from '../domain/credits/ledger-store.js';
 import type { CreditLedgerColumns, Tables } from './schema.js';
 
 /**

@@ -1,5 +1,20 @@
+import type { BlocklistStore } from '../domain/contacts/blocklist-store.js';
 import type { ContactsStore, NumberPageQuery } from '../domain/contacts/contacts-store.js';
+import type { TemplateStore } from '../domain/templates/template-store.js';
 import type { Db } from './schema.js';
+
+/** What the console's contact groups, templates and blocklist pages change and page through. */
+type ConsoleListsStore = Omit<
+  ContactsStore,
+  | 'createContactGroup'
+  | 'findContactGroup'
+  | 'listContactGroups'
+  | 'addContacts'
+  | 'contactNumbers'
+  | 'contactGroupTally'
+> &
+  Pick<TemplateStore, 'updateTemplate' | 'deleteTemplate'> &
+  Pick<BlocklistStore, 'blocklistPage' | 'removeFromBlocklist'>;
 
 const DELETE_BATCH = 500;
 
@@ -8,7 +23,7 @@ function numberPattern(query: NumberPageQuery): string | null {
   return query.search === null || query.search === '' ? null : `%${query.search}%`;
 }
 
-export function contactsStore(db: Db): ContactsStore {
+export function contactsStore(db: Db): ConsoleListsStore {
   return {
     async renameContactGroup(groupId, name) {
       await db.updateTable('contact_groups').set({ name }).where('id', '=', groupId).execute();

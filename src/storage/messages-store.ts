@@ -1,4 +1,4 @@
-import type { Store } from '../domain/ports.js';
+import type { Store } from '../domain/store.js';
 import type { Db } from './schema.js';
 import { containsPattern, MESSAGE_COLUMNS, packNumbers, toMessage } from './rows.js';
 import { sql } from 'kysely';

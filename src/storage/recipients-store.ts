@@ -1,5 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
-import type { RecipientRecord, Store } from '../domain/ports.js';
+import type { RecipientRecord } from '../domain/recipients/recipient-store.js';
+import type { Store } from '../domain/store.js';
 import type { RecipientStatus } from '../domain/statuses.js';
 import type { Db } from './schema.js';
 import { containsPattern, toCompactList } from './rows.js';

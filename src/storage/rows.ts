@@ -1,11 +1,9 @@
 import { endianness } from 'node:os';
-import type {
-  Account,
-  ApiKeyRecord,
-  CompactRecipientList,
-  Message,
-  Sender,
-} from '../domain/ports.js';
+import type { Account } from '../domain/accounts/account-store.js';
+import type { ApiKeyRecord } from '../domain/accounts/api-key-store.js';
+import type { CompactRecipientList } from '../domain/recipients/recipient-store.js';
+import type { Message } from '../domain/messages/message-store.js';
+import type { Sender } from '../domain/senders/sender-store.js';
 import type {
   AccountStatus,
   ApiKeyScope,

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Store } from '../domain/ports.js';
+import type { Store } from '../domain/store.js';
 import type { SessionRecord } from '../domain/users/user.js';
 import type { Db } from './schema.js';
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Store, TransactionStore } from '../domain/ports.js';
+import type { Store, TransactionStore } from '../domain/store.js';
 import { accountsStore } from './accounts-store.js';
 import { auditStore } from './audit-store.js';
 import { catalogueStore } from './catalogue-store.js';

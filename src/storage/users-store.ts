@@ -1,4 +1,4 @@
-import type { Store } from '../domain/ports.js';
+import type { Store } from '../domain/store.js';
 import type { User, UserRole, UserStatus } from '../domain/users/user.js';
 import type { Db, UserRow } from './schema.js';
 

@@ -11,7 +11,7 @@ import { DomainError, type ErrorCode } from '../../src/domain/errors.js';
 import { API_KEY_SCOPES as CONTRACT_SCOPES } from '../../src/api/console/contract/keys.js';
 import { ACCOUNT_STATUSES as CONTRACT_STATUSES } from '../../src/api/console/contract/accounts.js';
 import { LEDGER_REASONS } from '../../src/api/console/contract/credits.js';
-import type { LedgerReason } from '../../src/domain/ports.js';
+import type { LedgerReason } from '../../src/domain/credits/ledger-store.js';
 import { ACCOUNT_STATUSES, API_KEY_SCOPES } from '../../src/domain/statuses.js';
 import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { testEngines } from '../support/engines.js';

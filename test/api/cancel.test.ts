@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import type { Store } from '../../src/domain/ports.js';
+import type { Store } from '../../src/domain/store.js';
 import { releaseDueMessages } from '../../src/scheduler/release-due-messages.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import { createStore } from '../../src/storage/store.js';

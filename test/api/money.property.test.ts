@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { generateApiKey } from '../../src/domain/accounts/api-key.js';
-import type { Store } from '../../src/domain/ports.js';
+import type { Store } from '../../src/domain/store.js';
 import { testEngines } from '../support/engines.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { checkStore, messageIds } from '../support/money/check-store.js';

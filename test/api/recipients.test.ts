@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Store } from '../../src/domain/ports.js';
+import type { Store } from '../../src/domain/store.js';
 import { CompactListCache } from '../../src/domain/recipients/compact-list-cache.js';
 import { RECIPIENT_STATUSES } from '../../src/domain/statuses.js';
 import { materialiseNextChunk } from '../../src/scheduler/materialise-recipients.js';

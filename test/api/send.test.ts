@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Account } from '../../src/domain/ports.js';
+import type { Account } from '../../src/domain/accounts/account-store.js';
 import { CompactListCache } from '../../src/domain/recipients/compact-list-cache.js';
 import { materialiseNextChunk } from '../../src/scheduler/materialise-recipients.js';
 import type { SenderStatus } from '../../src/domain/statuses.js';

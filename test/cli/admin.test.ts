@@ -10,7 +10,7 @@ import { apiKeySecret, hashApiKey } from '../../src/domain/accounts/api-key.js';
 import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { createAccount } from '../../src/domain/accounts/create-account.js';
 import { systemClock } from '../../src/domain/clock.js';
-import type { Store } from '../../src/domain/ports.js';
+import type { Store } from '../../src/domain/store.js';
 import { dispatchersViewOf } from '../../src/storage/status-board-store.js';
 import { logMailer } from '../../src/mail/log-mailer.js';
 import { createStore } from '../../src/storage/store.js';

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { consoleBuildProblem } from '../../scripts/console-build.mjs';
 import { apiKeyPrefix } from '../../src/domain/accounts/api-key.js';
-import type { Store } from '../../src/domain/ports.js';
+import type { Store } from '../../src/domain/store.js';
 import { createStore } from '../../src/storage/store.js';
 import { duplicateKeys } from '../support/duplicate-keys.js';
 import { testEngines, type TestDatabase } from '../support/engines.js';

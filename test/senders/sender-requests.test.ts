@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createAccount } from '../../src/domain/accounts/create-account.js';
 import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { DomainError, type ErrorCode } from '../../src/domain/errors.js';
-import type { Store } from '../../src/domain/ports.js';
+import type { Store } from '../../src/domain/store.js';
 import {
   reinstateSender,
   shareSender,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { recordAudit } from '../../src/domain/audit/record-audit.js';
-import type { Store } from '../../src/domain/ports.js';
+import type { Store } from '../../src/domain/store.js';
 import { createStore } from '../../src/storage/store.js';
 import { testEngines, type TestDatabase } from '../support/engines.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { createAccount } from '../../src/domain/accounts/create-account.js';
-import type { Store, TransactionStore } from '../../src/domain/ports.js';
+import type { Store, TransactionStore } from '../../src/domain/store.js';
 import { changeBalance } from '../../src/storage/change-balance.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import { fromLedger } from '../../src/storage/from-ledger.js';

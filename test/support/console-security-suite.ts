@@ -18,7 +18,7 @@ import { before, it } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { ConsoleRole } from '../../src/api/access.js';
-import type { Account } from '../../src/domain/ports.js';
+import type { Account } from '../../src/domain/accounts/account-store.js';
 import { totpCode } from '../../src/domain/users/totp.js';
 import type { User, UserRole } from '../../src/domain/users/user.js';
 import {

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { Account } from '../../src/domain/ports.js';
+import type { Account } from '../../src/domain/accounts/account-store.js';
 import { hashPassword } from '../../src/domain/users/passwords.js';
 import { startSession } from '../../src/domain/users/sessions.js';
 import { totpCode } from '../../src/domain/users/totp.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../../domain/clock.js';
-import type { Store } from '../../domain/ports.js';
+import type { Store } from '../../domain/store.js';
 import type { SessionLimits } from '../../domain/users/sessions.js';
 import type { SignInLimits } from '../../domain/users/sign-in-limits.js';
 import type { ConsoleLinks } from '../../domain/mail/console-links.js';

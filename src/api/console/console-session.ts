@@ -2,7 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
-import type { Account, Store } from '../../domain/ports.js';
+import type { Account } from '../../domain/accounts/account-store.js';
+import type { Store } from '../../domain/store.js';
 import { totpRequirement, type TotpRequirement } from '../../domain/users/two-factor.js';
 import {
   anonymousCsrfToken,

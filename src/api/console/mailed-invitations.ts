@@ -1,4 +1,4 @@
-import type { Store } from '../../domain/ports.js';
+import type { Store } from '../../domain/store.js';
 import { invitePerson } from '../../domain/users/invite-person.js';
 import { resendInvitation } from '../../domain/users/manage-invitation.js';
 import type { PeopleDeps } from './console-deps.js';

@@ -1,4 +1,4 @@
-import type { Store } from '../../domain/ports.js';
+import type { Store } from '../../domain/store.js';
 import type { Invitation as InvitationRecord } from '../../domain/users/people-store.js';
 import type { User } from '../../domain/users/user.js';
 import type { Invitation, People, Person } from './contract/people.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { VisibleSender } from '../../domain/ports.js';
+import type { VisibleSender } from '../../domain/senders/sender-store.js';
 import type { SenderRequestView } from '../../domain/senders/read-sender-requests.js';
 import type { SenderRequest } from '../../domain/senders/sender-request-store.js';
 import type {

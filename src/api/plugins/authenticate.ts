@@ -7,7 +7,7 @@ import {
 } from '../../domain/accounts/authenticate.js';
 import type { Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
-import type { Store } from '../../domain/ports.js';
+import type { Store } from '../../domain/store.js';
 import type { RateLimiter } from './rate-limit.js';
 import { isStoreUnavailable } from '../../domain/store-unavailable.js';
 

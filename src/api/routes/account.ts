@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { getBalance } from '../../domain/credits/get-balance.js';
-import type { Store } from '../../domain/ports.js';
+import type { Store } from '../../domain/store.js';
 import { SENDER_STATUSES } from '../../domain/statuses.js';
 import { errorResponses } from '../schemas.js';
 

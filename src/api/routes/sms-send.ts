@@ -5,7 +5,7 @@ import { DomainError } from '../../domain/errors.js';
 import { LIMITS } from '../../domain/limits.js';
 import { preparePreview } from '../../domain/messages/prepare-send.js';
 import { sendMessage, toEstimate } from '../../domain/messages/send-message.js';
-import type { Store } from '../../domain/ports.js';
+import type { Store } from '../../domain/store.js';
 import { presentAccepted, presentEstimate } from '../presenters.js';
 import { costEstimate, errorResponses, previewBody, sendAccepted, sendBody } from '../schemas.js';
 import { scanSendBody } from '../send-body/scan-send-body.js';

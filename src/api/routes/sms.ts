@@ -11,7 +11,7 @@ import { cancelMessage } from '../../domain/messages/cancel-message.js';
 import { getMessage } from '../../domain/messages/get-message.js';
 import { LIMITS } from '../../domain/limits.js';
 import { listMessages } from '../../domain/messages/list-messages.js';
-import type { Store } from '../../domain/ports.js';
+import type { Store } from '../../domain/store.js';
 import type { CompactListCache } from '../../domain/recipients/compact-list-cache.js';
 import { listRecipients } from '../../domain/recipients/list-recipients.js';
 import {

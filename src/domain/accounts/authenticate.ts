@@ -1,5 +1,5 @@
 import { DomainError } from '../errors.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import type { ApiKeyScope } from '../statuses.js';
 import { apiKeyMatches, apiKeyPrefix } from './api-key.js';
 

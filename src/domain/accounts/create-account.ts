@@ -1,7 +1,8 @@
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { invalidParameter } from '../errors.js';
-import type { Account, Store } from '../ports.js';
+import type { Account } from './account-store.js';
+import type { Store } from '../store.js';
 
 export interface CreateAccountInput {
   readonly name: string;

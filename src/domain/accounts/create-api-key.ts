@@ -1,7 +1,8 @@
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { invalidParameter } from '../errors.js';
-import type { ApiKeyRecord, Store } from '../ports.js';
+import type { ApiKeyRecord } from './api-key-store.js';
+import type { Store } from '../store.js';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../statuses.js';
 import { generateApiKey } from './api-key.js';
 import { requireAccount } from './require-account.js';

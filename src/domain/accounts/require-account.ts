@@ -1,5 +1,6 @@
 import { DomainError } from '../errors.js';
-import type { Account, Store } from '../ports.js';
+import type { Account } from './account-store.js';
+import type { Store } from '../store.js';
 
 /** The account, or a NOT_FOUND naming the id an operator typed. */
 export async function requireAccount(store: Store, accountId: number): Promise<Account> {

@@ -1,7 +1,8 @@
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
-import type { ApiKeyRecord, Store } from '../ports.js';
+import type { ApiKeyRecord } from './api-key-store.js';
+import type { Store } from '../store.js';
 
 /**
  * Revokes an API key; its next request answers 401. Revoking a revoked key changes nothing and

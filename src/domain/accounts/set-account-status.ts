@@ -1,6 +1,7 @@
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
-import type { Account, Store } from '../ports.js';
+import type { Account } from './account-store.js';
+import type { Store } from '../store.js';
 import type { AccountStatus } from '../statuses.js';
 import { requireAccount } from './require-account.js';
 

@@ -1,7 +1,8 @@
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { invalidParameter } from '../errors.js';
-import type { Account, AccountSettings, Store } from '../ports.js';
+import type { Account, AccountSettings } from './account-store.js';
+import type { Store } from '../store.js';
 import { requireAccount } from './require-account.js';
 
 /**

@@ -1,6 +1,6 @@
 import { invalidParameter } from '../errors.js';
 import { parseIdCursor } from '../id-cursor.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import type { AuditEntry, AuditFilter } from './audit-event.js';
 
 export interface AuditLogPage {

@@ -1,4 +1,4 @@
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import { isAuditAction } from './audit-actions.js';
 import type { AuditEventInput } from './audit-event.js';
 

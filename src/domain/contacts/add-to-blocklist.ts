@@ -1,7 +1,7 @@
 import { requireAccount } from '../accounts/require-account.js';
 import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
-import type { Store, TransactionStore } from '../ports.js';
+import type { Store, TransactionStore } from '../store.js';
 import { normaliseNumbers } from './normalise-numbers.js';
 import {
   MAX_IMPORT_NUMBERS,

@@ -1,6 +1,7 @@
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
-import type { ContactGroup, Store } from '../ports.js';
+import type { ContactGroup } from './contacts-store.js';
+import type { Store } from '../store.js';
 import { checkGroupName } from './create-contact-group.js';
 import { findOwnContactGroup } from './find-own-contact-group.js';
 

@@ -3,7 +3,8 @@ import type { AuditActor } from '../audit/audit-actor.js';
 import { SYSTEM_ACTOR } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { invalidParameter } from '../errors.js';
-import type { ContactGroup, Store } from '../ports.js';
+import type { ContactGroup } from './contacts-store.js';
+import type { Store } from '../store.js';
 import { parseNumberLines, type InvalidLine } from './parse-number-lines.js';
 import { countCharacters } from '../limits.js';
 

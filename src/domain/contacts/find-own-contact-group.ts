@@ -1,5 +1,6 @@
 import { DomainError } from '../errors.js';
-import type { ContactGroup, Store } from '../ports.js';
+import type { ContactGroup } from './contacts-store.js';
+import type { Store } from '../store.js';
 
 /**
  * The account's contact group: NOT_FOUND when there is no such group, FORBIDDEN when it is

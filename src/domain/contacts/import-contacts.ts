@@ -1,6 +1,6 @@
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import { findOwnContactGroup } from './find-own-contact-group.js';
 import { normaliseNumbers } from './normalise-numbers.js';
 import {

@@ -1,5 +1,5 @@
 import { invalidParameter } from '../errors.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import { requireAccount } from '../accounts/require-account.js';
 
 /** Tops up an account: the balance and its 'top-up' ledger row change together. */

@@ -1,7 +1,7 @@
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import { requireAccount } from '../accounts/require-account.js';
 import { countCharacters } from '../limits.js';
 

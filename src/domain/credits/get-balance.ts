@@ -1,5 +1,6 @@
 import { DomainError } from '../errors.js';
-import type { Account, Store } from '../ports.js';
+import type { Account } from '../accounts/account-store.js';
+import type { Store } from '../store.js';
 
 export async function getBalance(store: Store, accountId: number): Promise<Account> {
   const account = await store.findAccount(accountId);

@@ -1,5 +1,6 @@
 import { parseIdCursor } from '../id-cursor.js';
-import type { LedgerEntry, Store } from '../ports.js';
+import type { LedgerEntry } from './ledger-store.js';
+import type { Store } from '../store.js';
 
 export interface LedgerPage {
   readonly items: LedgerEntry[];

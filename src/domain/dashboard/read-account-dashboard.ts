@@ -1,6 +1,7 @@
 import { requireAccount } from '../accounts/require-account.js';
 import { listMessages } from '../messages/list-messages.js';
-import type { Message, Store } from '../ports.js';
+import type { Message } from '../messages/message-store.js';
+import type { Store } from '../store.js';
 import { DELIVERY_RATIO_STATUSES, type DeliveryRatioStatus } from './dashboard-store.js';
 import { lastDaysIn } from './zoned-days.js';
 

@@ -1,4 +1,4 @@
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import { DASHBOARD_DAYS } from './read-account-dashboard.js';
 import { latencyQuantile } from './latency-percentiles.js';
 import { lastDaysIn } from './zoned-days.js';

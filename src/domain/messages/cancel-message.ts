@@ -1,7 +1,8 @@
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
-import type { Message, Store } from '../ports.js';
+import type { Message } from './message-store.js';
+import type { Store } from '../store.js';
 import { findOwnMessage } from './find-own-message.js';
 
 /**

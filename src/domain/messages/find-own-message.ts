@@ -1,5 +1,6 @@
 import { DomainError } from '../errors.js';
-import type { Message, Store } from '../ports.js';
+import type { Message } from './message-store.js';
+import type { Store } from '../store.js';
 
 // The shape randomUUID gives; anything else names no message (and is never sent to the database).
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,4 +1,5 @@
-import type { Message, Store } from '../ports.js';
+import type { Message } from './message-store.js';
+import type { Store } from '../store.js';
 import { RECIPIENT_STATUSES, type RecipientStatus } from '../statuses.js';
 import { findOwnMessage, isMessageUuid } from './find-own-message.js';
 

@@ -1,4 +1,5 @@
-import type { Message, MessageListQuery, Store } from '../ports.js';
+import type { Message, MessageListQuery } from './message-store.js';
+import type { Store } from '../store.js';
 
 export interface MessagePage {
   readonly items: Message[];

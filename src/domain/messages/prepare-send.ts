@@ -1,5 +1,5 @@
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import type { NumberList } from '../recipients/number-list.js';
 import {
   countRecipients,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import type { NumberList } from '../recipients/number-list.js';
 import { uploadedListGone } from '../recipients/recipient-lists.js';
 import type { MessageStatus, RecipientStatus } from '../statuses.js';

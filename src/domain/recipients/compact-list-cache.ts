@@ -1,4 +1,5 @@
-import type { CompactRecipientList, Store } from '../ports.js';
+import type { CompactRecipientList } from './recipient-store.js';
+import type { Store } from '../store.js';
 import { NumberSearchIndex } from './number-search-index.js';
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CompactRecipientList } from '../ports.js';
+import type { CompactRecipientList } from './recipient-store.js';
 import { compactTotal, scanCompactList } from './compact-list.js';
 
 const list: CompactRecipientList = {

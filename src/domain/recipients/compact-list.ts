@@ -1,4 +1,4 @@
-import type { CompactRecipientList, RecipientQuery, RecipientRecord } from '../ports.js';
+import type { CompactRecipientList, RecipientQuery, RecipientRecord } from './recipient-store.js';
 import type { RecipientStatus } from '../statuses.js';
 import { suffixToMsisdn } from './msisdn.js';
 

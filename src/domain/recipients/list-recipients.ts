@@ -1,4 +1,6 @@
-import type { Message, RecipientQuery, RecipientRecord, Store } from '../ports.js';
+import type { Message } from '../messages/message-store.js';
+import type { RecipientQuery, RecipientRecord } from './recipient-store.js';
+import type { Store } from '../store.js';
 import { completeCounts } from '../messages/get-message.js';
 import { findOwnMessage, isMessageUuid } from '../messages/find-own-message.js';
 import type { RecipientStatus } from '../statuses.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { seededRandom } from '../../../test/support/seeded-random.js';
-import type { CompactRecipientList } from '../ports.js';
+import type { CompactRecipientList } from './recipient-store.js';
 import { scanCompactList } from './compact-list.js';
 import { NumberSearchIndex } from './number-search-index.js';
 

@@ -1,4 +1,4 @@
-import type { CompactRecipientList } from '../ports.js';
+import type { CompactRecipientList } from './recipient-store.js';
 
 const NEWLINE = 0x0a;
 const DIGIT_0 = 0x30;

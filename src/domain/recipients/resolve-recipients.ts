@@ -1,5 +1,7 @@
 import { DomainError, invalidParameter } from '../errors.js';
-import type { CompactRecipientList, ContactGroup, Store } from '../ports.js';
+import type { CompactRecipientList } from './recipient-store.js';
+import type { ContactGroup } from '../contacts/contacts-store.js';
+import type { Store } from '../store.js';
 import { msisdnToSuffix } from './msisdn.js';
 import type { NumberList } from './number-list.js';
 import { NumberSet } from './number-set.js';

@@ -1,4 +1,6 @@
-import type { Message, RecipientRecord, Store } from '../ports.js';
+import type { Message } from '../messages/message-store.js';
+import type { RecipientRecord } from './recipient-store.js';
+import type { Store } from '../store.js';
 import type { RecipientStatus } from '../statuses.js';
 import type { CompactListCache } from './compact-list-cache.js';
 import { compactRecipient } from './compact-list.js';

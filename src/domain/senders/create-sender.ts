@@ -1,6 +1,7 @@
 import { requireAccount } from '../accounts/require-account.js';
 import { invalidParameter } from '../errors.js';
-import type { Sender, Store } from '../ports.js';
+import type { Sender } from './sender-store.js';
+import type { Store } from '../store.js';
 import { SENDER_STATUSES, type SenderStatus } from '../statuses.js';
 import { checkSenderName } from './sender-name.js';
 

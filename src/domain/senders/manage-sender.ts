@@ -1,7 +1,8 @@
 import { requireAccount } from '../accounts/require-account.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Sender, Store } from '../ports.js';
+import type { Sender } from './sender-store.js';
+import type { Store } from '../store.js';
 
 export interface ManageSenderInput {
   readonly senderId: number;

@@ -1,5 +1,6 @@
 import { DomainError } from '../errors.js';
-import type { Sender, Store } from '../ports.js';
+import type { Sender } from './sender-store.js';
+import type { Store } from '../store.js';
 import type {
   SenderDocument,
   SenderDocumentInfo,

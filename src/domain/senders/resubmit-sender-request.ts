@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import type { UploadedDocument } from './check-document.js';
 import { checkRequestDetails } from './check-request-details.js';
 import { requireOwnRequest } from './read-sender-requests.js';

@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import {
   MAX_REVIEW_NOTE_CHARS,
   type SenderRequestStatus,

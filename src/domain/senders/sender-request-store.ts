@@ -1,4 +1,4 @@
-import type { Sender } from '../ports.js';
+import type { Sender } from './sender-store.js';
 import type { SenderStatus } from '../statuses.js';
 import type {
   DocumentType,
@@ -64,7 +64,7 @@ export interface SenderRequestQuery {
   readonly limit: number;
 }
 
-/** What the sender-request use cases ask of storage; part of the {@link Store} port. */
+/** What the sender-request use cases ask of storage. */
 export interface SenderRequestStore {
   /**
    * Stores a new request, status `pending`. Null, storing nothing, when another open request

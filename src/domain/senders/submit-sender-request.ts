@@ -1,7 +1,7 @@
 import { requireAccount } from '../accounts/require-account.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Store, TransactionStore } from '../ports.js';
+import type { Store, TransactionStore } from '../store.js';
 import { checkDocument, type CheckedDocument, type UploadedDocument } from './check-document.js';
 import { checkRequestDetails } from './check-request-details.js';
 import { checkSenderName } from './sender-name.js';

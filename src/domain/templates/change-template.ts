@@ -1,6 +1,7 @@
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
-import type { Store, Template } from '../ports.js';
+import type { Store } from '../store.js';
+import type { Template } from './template-store.js';
 import { checkTemplate } from './create-template.js';
 import { findOwnTemplate } from './find-own-template.js';
 

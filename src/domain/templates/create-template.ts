@@ -3,7 +3,8 @@ import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
 import { countCharacters, LIMITS } from '../limits.js';
-import type { Store, Template } from '../ports.js';
+import type { Store } from '../store.js';
+import type { Template } from './template-store.js';
 import { templateVariables } from './template-variables.js';
 
 /** The longest template name. */

@@ -1,5 +1,6 @@
 import { DomainError } from '../errors.js';
-import type { Store, Template } from '../ports.js';
+import type { Store } from '../store.js';
+import type { Template } from './template-store.js';
 
 /** The account's template: NOT_FOUND when there is none, FORBIDDEN when it is another account's. */
 export async function findOwnTemplate(

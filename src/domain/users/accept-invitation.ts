@@ -1,6 +1,7 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Account, Store } from '../ports.js';
+import type { Account } from '../accounts/account-store.js';
+import type { Store } from '../store.js';
 import { hashOneTimeToken, isTokenShaped } from './one-time-token.js';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
 import type { Invitation } from './people-store.js';

@@ -1,4 +1,4 @@
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 
 /** A scope an attempt is counted in (`ip:<address>`, `user:<email>`…) and its limit per window. */
 export interface ThrottleScope {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-rules.js';
 import { hashPassword } from './passwords.js';
 import { normaliseEmail, type User } from './user.js';

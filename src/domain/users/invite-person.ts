@@ -5,7 +5,7 @@ import type { ConsoleLinks } from '../mail/console-links.js';
 import { invitationMail } from '../mail/mail-texts.js';
 import type { OutgoingMail } from '../mail/mailer.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import { newOneTimeToken } from './one-time-token.js';
 import { INVITED_ROLES, type Invitation, type InvitedRole } from './people-store.js';
 import { normaliseEmail } from './user.js';

@@ -4,7 +4,7 @@ import { requireAccount } from '../accounts/require-account.js';
 import type { ConsoleLinks } from '../mail/console-links.js';
 import { invitationMail } from '../mail/mail-texts.js';
 import { DomainError } from '../errors.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import { requireInvitation, type SentInvitation } from './invite-person.js';
 import { newOneTimeToken } from './one-time-token.js';
 import type { Invitation } from './people-store.js';

@@ -3,7 +3,7 @@ import { DomainError } from '../errors.js';
 import type { ConsoleLinks } from '../mail/console-links.js';
 import { passwordResetMail } from '../mail/mail-texts.js';
 import type { OutgoingMail } from '../mail/mailer.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import { checkNewPassword } from './accept-invitation.js';
 import { countAttempt } from './attempt-throttle.js';
 import { hashOneTimeToken, isTokenShaped, newOneTimeToken } from './one-time-token.js';

@@ -1,7 +1,7 @@
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import type { User } from './user.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import type { SessionRecord, User } from './user.js';
 
 /** How long a session lives: `idleMs` since its last request, `absoluteMs` since it began. */

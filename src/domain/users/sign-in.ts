@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import { countAttempt, giveBack } from './attempt-throttle.js';
 import { decoyHash, passwordMatches } from './passwords.js';
 import type { SignInLimits } from './sign-in-limits.js';

@@ -1,4 +1,5 @@
-import type { Account, Store } from '../ports.js';
+import type { Account } from '../accounts/account-store.js';
+import type { Store } from '../store.js';
 import { DomainError } from '../errors.js';
 import { countAttempt, giveBack } from './attempt-throttle.js';
 import type { SignInLimits } from './sign-in-limits.js';

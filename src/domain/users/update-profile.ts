@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import type { User } from './user.js';
 
 /** A person changes their own name or time zone (null: the platform default). */

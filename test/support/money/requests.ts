@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { LightMyRequestResponse } from 'fastify';
 import { addCredits } from '../../../src/domain/credits/add-credits.js';
 import { DomainError } from '../../../src/domain/errors.js';
-import type { Store } from '../../../src/domain/ports.js';
+import type { Store } from '../../../src/domain/store.js';
 import { releaseDueMessages } from '../../../src/scheduler/release-due-messages.js';
 import { openDatabase } from '../../../src/storage/open-database.js';
 import { createStore } from '../../../src/storage/store.js';

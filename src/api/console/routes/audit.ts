@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AuditFilter } from '../../../domain/audit/audit-event.js';
 import { listAuditLog } from '../../../domain/audit/list-audit-log.js';
-import type { Store } from '../../../domain/ports.js';
+import type { Store } from '../../../domain/store.js';
 import { type AuditPage } from '../contract/audit.js';
 import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';

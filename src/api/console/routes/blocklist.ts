@@ -6,7 +6,7 @@ import {
   removeFromBlocklist,
 } from '../../../domain/contacts/add-to-blocklist.js';
 import { numberSearch } from '../../../domain/contacts/number-search.js';
-import type { Store } from '../../../domain/ports.js';
+import type { Store } from '../../../domain/store.js';
 import { NUMBER_LIST_TYPES, type NumberPageQuery } from '../contract/number-imports.js';
 import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { requireAccount } from '../../../domain/accounts/require-account.js';
 import { listLedger } from '../../../domain/credits/list-ledger.js';
-import type { Store } from '../../../domain/ports.js';
+import type { Store } from '../../../domain/store.js';
 import { type Credits } from '../contract/credits.js';
 import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';

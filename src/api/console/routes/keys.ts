@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { createApiKey } from '../../../domain/accounts/create-api-key.js';
 import { revokeApiKey } from '../../../domain/accounts/revoke-api-key.js';
-import type { ApiKeyRecord } from '../../../domain/ports.js';
+import type { ApiKeyRecord } from '../../../domain/accounts/api-key-store.js';
 import { type ApiKey } from '../contract/keys.js';
 import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';

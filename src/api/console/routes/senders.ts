@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import multipart from '@fastify/multipart';
-import type { Store } from '../../../domain/ports.js';
+import type { Store } from '../../../domain/store.js';
 import {
   getSenderDocument,
   getSenderRequest,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Template } from '../../../domain/ports.js';
+import type { Template } from '../../../domain/templates/template-store.js';
 import { deleteTemplate, updateTemplate } from '../../../domain/templates/change-template.js';
 import { createTemplate } from '../../../domain/templates/create-template.js';
 import { findOwnTemplate } from '../../../domain/templates/find-own-template.js';
