@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import { ReconnectBackoff } from '../domain/reconnect-backoff.js';
 import type { Clock } from '../domain/clock.js';
-import type { Store } from '../domain/store.js';
 import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import type { RecipientChunkWriter } from '../domain/recipients/recipient-chunk-writer.js';
 import { isStoreUnavailable } from '../domain/store-unavailable.js';
@@ -9,6 +8,11 @@ import type { SessionLimits } from '../domain/users/sessions.js';
 import { materialiseNextChunk } from './materialise-recipients.js';
 import { PURGE_BATCH, PURGE_EVERY_MS, purgeExpired } from './purge-expired.js';
 import { releaseDueMessages } from './release-due-messages.js';
+
+/** What the background jobs ask of the store: each job's ports. */
+type JobsStore = Parameters<typeof releaseDueMessages>[0] &
+  Parameters<typeof purgeExpired>[0] &
+  Parameters<typeof materialiseNextChunk>[0];
 
 export interface BackgroundJobs {
   /** Asks for work now rather than at the next tick (after a send is accepted). */
@@ -18,7 +22,7 @@ export interface BackgroundJobs {
 }
 
 export interface BackgroundJobOptions {
-  readonly store: Store;
+  readonly store: JobsStore;
   readonly engine: RecipientChunkWriter;
   readonly clock: Clock;
   readonly logger: Logger;

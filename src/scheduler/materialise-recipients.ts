@@ -1,4 +1,5 @@
-import type { Store } from '../domain/store.js';
+import type { MessageStore } from '../domain/messages/message-store.js';
+import type { RecipientStore } from '../domain/recipients/recipient-store.js';
 import { compactRecipient } from '../domain/recipients/compact-list.js';
 import type { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import type {
@@ -14,7 +15,7 @@ import type {
  * materialisation: a recipient reads the same before and after its row exists.
  */
 export async function materialiseNextChunk(
-  store: Store,
+  store: MessageStore & RecipientStore,
   engine: RecipientChunkWriter,
   cache: CompactListCache,
   chunkSize: number,

@@ -1,4 +1,7 @@
-import type { Store } from '../domain/store.js';
+import type { RecipientListsStore } from '../domain/recipients/recipient-lists-store.js';
+import type { SessionStore } from '../domain/users/session-store.js';
+import type { AttemptStore } from '../domain/users/attempt-store.js';
+import type { PeopleStore } from '../domain/users/people-store.js';
 import type { SessionLimits } from '../domain/users/sessions.js';
 
 /**
@@ -31,10 +34,7 @@ export interface Purged {
  * number of processes at once: each only deletes rows that are over.
  */
 export async function purgeExpired(
-  store: Pick<
-    Store,
-    'purgeSessions' | 'purgeAttempts' | 'purgeOneTimeLinks' | 'deleteExpiredRecipientLists'
-  >,
+  store: RecipientListsStore & SessionStore & AttemptStore & PeopleStore,
   input: { sessionLimits: SessionLimits; nowMs: number; batch: number },
 ): Promise<Purged> {
   const { sessionLimits, nowMs, batch } = input;

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { createAccount } from '../../src/domain/accounts/create-account.js';
+import type { AccountStore } from '../../src/domain/accounts/account-store.js';
+import type { BalanceWriter } from '../../src/domain/credits/ledger-store.js';
 import type { Store, TransactionStore } from '../../src/domain/store.js';
+import type { Transactor } from '../../src/domain/transactor.js';
 import { changeBalance } from '../../src/storage/change-balance.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import { fromLedger } from '../../src/storage/from-ledger.js';
@@ -28,6 +31,13 @@ export function balanceChangesOutsideATransactionDoNotCompile(store: Store, db: 
   void changeBalance(db, change);
   void store.transaction((tx) => tx.changeBalance(change));
   void bound;
+  // The same holds for the narrow ports a use case declares: a balance writer is had only as
+  // what a transaction hands its work (ADR 0036).
+  // @ts-expect-error a plain Store is not a BalanceWriter
+  const writer: BalanceWriter = store;
+  const moneyPort: Transactor<AccountStore & BalanceWriter> = store;
+  void moneyPort.transaction((tx) => tx.changeBalance(change));
+  void writer;
 }
 
 /**

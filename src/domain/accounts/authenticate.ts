@@ -1,5 +1,5 @@
+import type { ApiKeyStore } from './api-key-store.js';
 import { DomainError } from '../errors.js';
-import type { Store } from '../store.js';
 import type { ApiKeyScope } from '../statuses.js';
 import { apiKeyMatches, apiKeyPrefix } from './api-key.js';
 
@@ -14,7 +14,7 @@ export interface Caller {
  * Resolves an `x-api-key` value to its caller. A missing, malformed, unknown or revoked key is
  * the same 401; a valid key of a suspended account is 403 ACCOUNT_SUSPENDED.
  */
-export async function authenticate(store: Store, key: string | undefined): Promise<Caller> {
+export async function authenticate(store: ApiKeyStore, key: string | undefined): Promise<Caller> {
   const prefix = key ? apiKeyPrefix(key) : null;
   const found = prefix ? await store.findApiKeyWithAccount(prefix) : null;
   if (!key || !found || !apiKeyMatches(key, found.key.secretHash) || found.key.revokedAt !== null) {

@@ -1,8 +1,10 @@
+import type { Transactor } from '../transactor.js';
+import type { AuditStore } from '../audit/audit-store.js';
+import type { BalanceWriter } from '../credits/ledger-store.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { invalidParameter } from '../errors.js';
-import type { Account } from './account-store.js';
-import type { Store } from '../store.js';
+import type { Account, AccountStore } from './account-store.js';
 
 export interface CreateAccountInput {
   readonly name: string;
@@ -17,7 +19,10 @@ export interface CreateAccountInput {
  * Creates an account and, when `credits` > 0, its opening top-up, in one transaction so the
  * balance equals the ledger's sum from the first moment.
  */
-export async function createAccount(store: Store, input: CreateAccountInput): Promise<Account> {
+export async function createAccount(
+  store: Transactor<AccountStore & AuditStore & BalanceWriter>,
+  input: CreateAccountInput,
+): Promise<Account> {
   const name = input.name.trim();
   if (name.length === 0) throw invalidParameter('the account name must not be empty');
   const credits = input.credits ?? 0;

@@ -1,8 +1,10 @@
+import type { Transactor } from '../transactor.js';
+import type { AccountStore } from './account-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { invalidParameter } from '../errors.js';
-import type { ApiKeyRecord } from './api-key-store.js';
-import type { Store } from '../store.js';
+import type { ApiKeyRecord, ApiKeyStore } from './api-key-store.js';
 import { API_KEY_SCOPES, type ApiKeyScope } from '../statuses.js';
 import { generateApiKey } from './api-key.js';
 import { requireAccount } from './require-account.js';
@@ -18,7 +20,7 @@ export interface CreatedApiKey {
  * audit line (with the key's prefix, never the key) in the same transaction.
  */
 export async function createApiKey(
-  store: Store,
+  store: Transactor<AccountStore & ApiKeyStore & AuditStore>,
   input: {
     accountId: number;
     scopes: readonly string[];

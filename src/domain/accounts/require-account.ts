@@ -1,9 +1,8 @@
 import { DomainError } from '../errors.js';
-import type { Account } from './account-store.js';
-import type { Store } from '../store.js';
+import type { Account, AccountStore } from './account-store.js';
 
 /** The account, or a NOT_FOUND naming the id an operator typed. */
-export async function requireAccount(store: Store, accountId: number): Promise<Account> {
+export async function requireAccount(store: AccountStore, accountId: number): Promise<Account> {
   const account = await store.findAccount(accountId);
   if (!account) {
     throw new DomainError(

@@ -1,8 +1,9 @@
+import type { Transactor } from '../transactor.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
-import type { ApiKeyRecord } from './api-key-store.js';
-import type { Store } from '../store.js';
+import type { ApiKeyRecord, ApiKeyStore } from './api-key-store.js';
 
 /**
  * Revokes an API key; its next request answers 401. Revoking a revoked key changes nothing and
@@ -10,7 +11,7 @@ import type { Store } from '../store.js';
  * acting on their account) another account's key is FORBIDDEN, as on /api/v2.
  */
 export async function revokeApiKey(
-  store: Store,
+  store: Transactor<ApiKeyStore & AuditStore>,
   input: { keyId: number; nowMs: number; accountId?: number; actor: AuditActor },
 ): Promise<{ record: ApiKeyRecord; alreadyRevoked: boolean }> {
   return store.transaction(async (tx) => {

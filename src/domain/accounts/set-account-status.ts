@@ -1,7 +1,8 @@
+import type { Transactor } from '../transactor.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
-import type { Account } from './account-store.js';
-import type { Store } from '../store.js';
+import type { Account, AccountStore } from './account-store.js';
 import type { AccountStatus } from '../statuses.js';
 import { requireAccount } from './require-account.js';
 
@@ -11,7 +12,7 @@ import { requireAccount } from './require-account.js';
  * reactivating restores everything. Setting the status it already has changes nothing.
  */
 export async function setAccountStatus(
-  store: Store,
+  store: Transactor<AccountStore & AuditStore>,
   input: { accountId: number; status: AccountStatus; nowMs: number; actor: AuditActor },
 ): Promise<{ account: Account; changed: boolean }> {
   return store.transaction(async (tx) => {

@@ -1,8 +1,9 @@
+import type { Transactor } from '../transactor.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { invalidParameter } from '../errors.js';
-import type { Account, AccountSettings } from './account-store.js';
-import type { Store } from '../store.js';
+import type { Account, AccountSettings, AccountStore } from './account-store.js';
 import { requireAccount } from './require-account.js';
 
 /**
@@ -12,7 +13,7 @@ import { requireAccount } from './require-account.js';
  * keeps the price it was charged at; the new rate limit applies from the next request.
  */
 export async function updateAccountSettings(
-  store: Store,
+  store: Transactor<AccountStore & AuditStore>,
   input: { accountId: number; settings: AccountSettings; nowMs: number; actor: AuditActor },
 ): Promise<{ before: Account; after: Account }> {
   const { pricePerPart, rateLimitRequests, lowBalanceThreshold } = input.settings;

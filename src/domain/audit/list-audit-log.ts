@@ -1,6 +1,6 @@
+import type { AuditStore } from './audit-store.js';
 import { invalidParameter } from '../errors.js';
 import { parseIdCursor } from '../id-cursor.js';
-import type { Store } from '../store.js';
 import type { AuditEntry, AuditFilter } from './audit-event.js';
 
 export interface AuditLogPage {
@@ -15,7 +15,7 @@ export interface AuditLogPage {
  * a window of time `[fromMs, toMs)`.
  */
 export async function listAuditLog(
-  store: Pick<Store, 'auditEventsPage'>,
+  store: AuditStore,
   input: AuditFilter & { cursor?: string; limit: number },
 ): Promise<AuditLogPage> {
   const { cursor, limit, ...filter } = input;

@@ -1,4 +1,4 @@
-import type { Store } from '../store.js';
+import type { AuditStore } from './audit-store.js';
 import { isAuditAction } from './audit-actions.js';
 import type { AuditEventInput } from './audit-event.js';
 
@@ -16,10 +16,7 @@ const SECRET_VALUE = [/nok_[a-z2-7]{12}_[A-Za-z0-9_-]{32}/, /\$argon2/];
  * totp, recovery, hash, …) or a value shaped like a full API key or a password hash makes this
  * throw, so the mistake shows in the first test that takes that path rather than in the log.
  */
-export async function recordAudit(
-  store: Pick<Store, 'insertAuditEvent'>,
-  event: AuditEventInput,
-): Promise<void> {
+export async function recordAudit(store: AuditStore, event: AuditEventInput): Promise<void> {
   if (!isAuditAction(event.action)) {
     throw new Error(`Audit action '${event.action}' is not in AUDIT_ACTIONS (audit-actions.ts)`);
   }

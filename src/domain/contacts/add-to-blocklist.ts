@@ -1,7 +1,10 @@
+import type { AuditStore } from '../audit/audit-store.js';
+import type { Transactor } from '../transactor.js';
+import type { BlocklistStore } from './blocklist-store.js';
+import type { AccountStore } from '../accounts/account-store.js';
 import { requireAccount } from '../accounts/require-account.js';
 import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
-import type { Store, TransactionStore } from '../store.js';
 import { normaliseNumbers } from './normalise-numbers.js';
 import {
   MAX_IMPORT_NUMBERS,
@@ -27,7 +30,7 @@ interface BlocklistChange {
  * operator's typo never leaves a number silently unblocked. Returns how many were new.
  */
 export async function addToBlocklist(
-  store: Store,
+  store: AccountStore & Transactor<BlocklistStore & AuditStore>,
   input: BlocklistChange & { numbers: readonly string[] },
 ): Promise<{ scope: number; added: number }> {
   const numbers = normaliseNumbers(input.numbers);
@@ -44,7 +47,7 @@ export async function addToBlocklist(
  * are reported, the valid numbers and the audit line written in one transaction.
  */
 export async function importToBlocklist(
-  store: Store,
+  store: AccountStore & Transactor<BlocklistStore & AuditStore>,
   input: BlocklistChange & { rows: NumberRows },
 ): Promise<NumberImportReport> {
   const parsed = await parseNumberRows(input.rows, {
@@ -73,7 +76,7 @@ export async function importToBlocklist(
 
 /** Takes numbers off one blocklist scope; a number not on it is ignored. */
 export async function removeFromBlocklist(
-  store: Store,
+  store: Transactor<BlocklistStore & AuditStore>,
   input: BlocklistChange & { numbers: readonly string[] },
 ): Promise<{ removed: number }> {
   const numbers = normaliseNumbers(input.numbers);
@@ -85,7 +88,7 @@ export async function removeFromBlocklist(
 }
 
 function audit(
-  tx: TransactionStore,
+  tx: AuditStore,
   input: BlocklistChange,
   action: string,
   detail: Record<string, unknown>,

@@ -1,7 +1,8 @@
+import type { Transactor } from '../transactor.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
-import type { ContactGroup } from './contacts-store.js';
-import type { Store } from '../store.js';
+import type { ContactGroup, ContactsStore } from './contacts-store.js';
 import { checkGroupName } from './create-contact-group.js';
 import { findOwnContactGroup } from './find-own-contact-group.js';
 
@@ -14,7 +15,7 @@ interface GroupChange {
 
 /** Renames one of the account's groups, with its audit line. */
 export async function renameContactGroup(
-  store: Store,
+  store: Transactor<ContactsStore & AuditStore>,
   input: GroupChange & { name: string },
 ): Promise<ContactGroup> {
   const name = checkGroupName(input.name);
@@ -40,7 +41,7 @@ export async function renameContactGroup(
  * list at accept time), so it is sent as accepted (ADR 0029).
  */
 export async function deleteContactGroup(
-  store: Store,
+  store: Transactor<ContactsStore & AuditStore>,
   input: GroupChange,
 ): Promise<{ members: number }> {
   return store.transaction(async (tx) => {

@@ -1,10 +1,12 @@
+import type { AccountStore } from '../accounts/account-store.js';
+import type { Transactor } from '../transactor.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import { requireAccount } from '../accounts/require-account.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { SYSTEM_ACTOR } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { invalidParameter } from '../errors.js';
-import type { ContactGroup } from './contacts-store.js';
-import type { Store } from '../store.js';
+import type { ContactGroup, ContactsStore } from './contacts-store.js';
 import { parseNumberLines, type InvalidLine } from './parse-number-lines.js';
 import { countCharacters } from '../limits.js';
 
@@ -33,7 +35,7 @@ export function checkGroupName(text: string): string {
  * written in one transaction, so a failed import leaves no half-filled group behind.
  */
 export async function createContactGroup(
-  store: Store,
+  store: AccountStore & Transactor<ContactsStore & AuditStore>,
   input: {
     accountId: number;
     name: string;

@@ -1,13 +1,12 @@
 import { DomainError } from '../errors.js';
-import type { ContactGroup } from './contacts-store.js';
-import type { Store } from '../store.js';
+import type { ContactGroup, ContactsStore } from './contacts-store.js';
 
 /**
  * The account's contact group: NOT_FOUND when there is no such group, FORBIDDEN when it is
  * another account's (as every other account's resource answers on the console and /api/v2).
  */
 export async function findOwnContactGroup(
-  store: Pick<Store, 'findContactGroup'>,
+  store: ContactsStore,
   accountId: number,
   groupId: number,
 ): Promise<ContactGroup> {

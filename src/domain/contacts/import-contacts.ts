@@ -1,6 +1,8 @@
+import type { Transactor } from '../transactor.js';
+import type { ContactsStore } from './contacts-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
-import type { Store } from '../store.js';
 import { findOwnContactGroup } from './find-own-contact-group.js';
 import { normaliseNumbers } from './normalise-numbers.js';
 import {
@@ -24,7 +26,7 @@ interface MembersChange {
  * audit line are written in one transaction, so a failed import adds nothing.
  */
 export async function importContacts(
-  store: Store,
+  store: ContactsStore & Transactor<ContactsStore & AuditStore>,
   input: MembersChange & { rows: NumberRows },
 ): Promise<NumberImportReport & { memberCount: number }> {
   // Checked before the body is read: another account's group is refused at once.
@@ -63,7 +65,7 @@ export async function importContacts(
 
 /** Adds numbers a person typed to one of the account's groups; all or nothing. */
 export async function addGroupMembers(
-  store: Store,
+  store: Transactor<ContactsStore & AuditStore>,
   input: MembersChange & { numbers: readonly string[] },
 ): Promise<{ added: number; memberCount: number }> {
   const numbers = normaliseNumbers(input.numbers);
@@ -85,7 +87,7 @@ export async function addGroupMembers(
 
 /** Removes numbers from one of the account's groups; a number that is not a member is ignored. */
 export async function removeGroupMembers(
-  store: Store,
+  store: Transactor<ContactsStore & AuditStore>,
   input: MembersChange & { numbers: readonly string[] },
 ): Promise<{ removed: number; memberCount: number }> {
   const numbers = normaliseNumbers(input.numbers);

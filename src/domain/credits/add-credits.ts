@@ -1,10 +1,12 @@
+import type { Transactor } from '../transactor.js';
+import type { AccountStore } from '../accounts/account-store.js';
+import type { BalanceWriter } from './ledger-store.js';
 import { invalidParameter } from '../errors.js';
-import type { Store } from '../store.js';
 import { requireAccount } from '../accounts/require-account.js';
 
 /** Tops up an account: the balance and its 'top-up' ledger row change together. */
 export async function addCredits(
-  store: Store,
+  store: Transactor<AccountStore & BalanceWriter>,
   input: { accountId: number; amount: number; note?: string; nowMs: number },
 ): Promise<{ accountId: number; balance: number }> {
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) {

@@ -1,7 +1,10 @@
+import type { Transactor } from '../transactor.js';
+import type { AccountStore } from '../accounts/account-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
+import type { BalanceWriter } from './ledger-store.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Store } from '../store.js';
 import { requireAccount } from '../accounts/require-account.js';
 import { countCharacters } from '../limits.js';
 
@@ -24,7 +27,7 @@ export const MAX_NOTE_LENGTH = 500;
  * answers INSUFFICIENT_CREDITS.
  */
 export async function adjustCredits(
-  store: Store,
+  store: Transactor<AccountStore & AuditStore & BalanceWriter>,
   input: CreditAdjustment,
 ): Promise<{ accountId: number; balance: number }> {
   const { accountId, amount, nowMs } = input;

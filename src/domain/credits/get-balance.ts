@@ -1,8 +1,7 @@
 import { DomainError } from '../errors.js';
-import type { Account } from '../accounts/account-store.js';
-import type { Store } from '../store.js';
+import type { Account, AccountStore } from '../accounts/account-store.js';
 
-export async function getBalance(store: Store, accountId: number): Promise<Account> {
+export async function getBalance(store: AccountStore, accountId: number): Promise<Account> {
   const account = await store.findAccount(accountId);
   if (!account) throw new DomainError('UNAUTHORIZED', 'The account no longer exists');
   return account;

@@ -1,6 +1,5 @@
 import { parseIdCursor } from '../id-cursor.js';
-import type { LedgerEntry } from './ledger-store.js';
-import type { Store } from '../store.js';
+import type { LedgerEntry, LedgerStore } from './ledger-store.js';
 
 export interface LedgerPage {
   readonly items: LedgerEntry[];
@@ -13,7 +12,7 @@ export interface LedgerPage {
  * shown, so rows written while someone pages (a send, a refund) never shift or repeat a page.
  */
 export async function listLedger(
-  store: Store,
+  store: LedgerStore,
   input: { accountId: number; cursor?: string; limit: number },
 ): Promise<LedgerPage> {
   const beforeId = input.cursor === undefined ? null : parseIdCursor(input.cursor);

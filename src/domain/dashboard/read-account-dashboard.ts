@@ -1,8 +1,12 @@
+import type { AccountStore } from '../accounts/account-store.js';
 import { requireAccount } from '../accounts/require-account.js';
 import { listMessages } from '../messages/list-messages.js';
-import type { Message } from '../messages/message-store.js';
-import type { Store } from '../store.js';
-import { DELIVERY_RATIO_STATUSES, type DeliveryRatioStatus } from './dashboard-store.js';
+import type { Message, MessageStore } from '../messages/message-store.js';
+import {
+  DELIVERY_RATIO_STATUSES,
+  type DeliveryRatioStatus,
+  type DashboardStore,
+} from './dashboard-store.js';
 import { lastDaysIn } from './zoned-days.js';
 
 /** Days the dashboard shows, ending today. */
@@ -33,7 +37,7 @@ export interface AccountDashboard {
  * those days (the message list of /api/v2).
  */
 export async function readAccountDashboard(
-  store: Store,
+  store: AccountStore & MessageStore & DashboardStore,
   input: { accountId: number; timeZone: string; nowMs: number },
 ): Promise<AccountDashboard> {
   const days = lastDaysIn(input.timeZone, input.nowMs, DASHBOARD_DAYS);

@@ -1,4 +1,4 @@
-import type { Store } from '../store.js';
+import type { DashboardStore } from './dashboard-store.js';
 import { DASHBOARD_DAYS } from './read-account-dashboard.js';
 import { latencyQuantile } from './latency-percentiles.js';
 import { lastDaysIn } from './zoned-days.js';
@@ -31,7 +31,7 @@ export interface PlatformDashboard {
  * receipt latency percentiles.
  */
 export async function readPlatformDashboard(
-  store: Store,
+  store: DashboardStore,
   input: { timeZone: string; nowMs: number },
 ): Promise<PlatformDashboard> {
   const days = lastDaysIn(input.timeZone, input.nowMs, DASHBOARD_DAYS);

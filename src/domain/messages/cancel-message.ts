@@ -1,8 +1,10 @@
+import type { Transactor } from '../transactor.js';
+import type { AuditStore } from '../audit/audit-store.js';
+import type { BalanceWriter } from '../credits/ledger-store.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
-import type { Message } from './message-store.js';
-import type { Store } from '../store.js';
+import type { Message, MessageStore } from './message-store.js';
 import { findOwnMessage } from './find-own-message.js';
 
 /**
@@ -12,7 +14,7 @@ import { findOwnMessage } from './find-own-message.js';
  * (`actor`, from the console) is written to the audit log with it, as their send was.
  */
 export async function cancelMessage(
-  store: Store,
+  store: Transactor<MessageStore & AuditStore & BalanceWriter>,
   accountId: number,
   uuid: string,
   nowMs: number,

@@ -1,6 +1,5 @@
 import { DomainError } from '../errors.js';
-import type { Message } from './message-store.js';
-import type { Store } from '../store.js';
+import type { Message, MessageStore } from './message-store.js';
 
 // The shape randomUUID gives; anything else names no message (and is never sent to the database).
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -12,7 +11,7 @@ export function isMessageUuid(uuid: string): boolean {
 
 /** A message by uuid: 404 when there is none, 403 when it is another account's. */
 export async function findOwnMessage(
-  store: Store,
+  store: MessageStore,
   accountId: number,
   uuid: string,
 ): Promise<Message> {

@@ -1,5 +1,5 @@
-import type { Message } from './message-store.js';
-import type { Store } from '../store.js';
+import type { RecipientStore } from '../recipients/recipient-store.js';
+import type { Message, MessageStore } from './message-store.js';
 import { RECIPIENT_STATUSES, type RecipientStatus } from '../statuses.js';
 import { findOwnMessage, isMessageUuid } from './find-own-message.js';
 
@@ -12,7 +12,7 @@ export interface MessageDetails {
 }
 
 export async function getMessage(
-  store: Store,
+  store: MessageStore & RecipientStore,
   accountId: number,
   uuid: string,
 ): Promise<MessageDetails> {

@@ -1,5 +1,4 @@
-import type { Message, MessageListQuery } from './message-store.js';
-import type { Store } from '../store.js';
+import type { Message, MessageListQuery, MessageStore } from './message-store.js';
 
 export interface MessagePage {
   readonly items: Message[];
@@ -8,7 +7,7 @@ export interface MessagePage {
 
 /** The account's messages, most recent first; null: every account's (a platform admin's view). */
 export function listMessages(
-  store: Store,
+  store: MessageStore,
   accountId: number | null,
   query: MessageListQuery,
 ): Promise<MessagePage> {

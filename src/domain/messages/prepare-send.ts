@@ -1,5 +1,9 @@
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Store } from '../store.js';
+import type { AccountStore } from '../accounts/account-store.js';
+import type { BlocklistStore } from '../contacts/blocklist-store.js';
+import type { ContactsStore } from '../contacts/contacts-store.js';
+import type { SenderStore } from '../senders/sender-store.js';
+import type { TemplateStore } from '../templates/template-store.js';
 import type { NumberList } from '../recipients/number-list.js';
 import {
   countRecipients,
@@ -40,6 +44,11 @@ interface Estimated<R extends RecipientCounts> extends PreparedContent {
 
 export type PreparedPreview = Estimated<RecipientCounts>;
 
+/** What a preview reads: the account's price and balance, a template, a contact group, blocklists. */
+export type PreviewReads = AccountStore & TemplateStore & ContactsStore & BlocklistStore;
+/** What preparing a send reads: a preview's, and the sender. */
+export type SendReads = PreviewReads & SenderStore;
+
 interface SendFields {
   readonly sender: string;
   readonly scheduledAt: number | null;
@@ -52,7 +61,7 @@ export type PreparedSend =
 
 /** Checks a send request against every rule that needs no write; nothing is stored. */
 export async function prepareSend(
-  store: Store,
+  store: SendReads,
   accountId: number,
   fields: Record<string, unknown>,
   numbers: NumberList | undefined,
@@ -81,7 +90,7 @@ export async function prepareSend(
 
 /** The preview-cost request: content up to 2,000 characters, no sender. */
 export async function preparePreview(
-  store: Store,
+  store: PreviewReads,
   accountId: number,
   fields: Record<string, unknown>,
   numbers: NumberList | undefined,
@@ -92,13 +101,13 @@ export async function preparePreview(
 
 /** Parts, recipients and cost: what send, `dryRun` and preview-cost have in common. */
 async function estimate<R extends RecipientCounts>(
-  store: Store,
+  store: PreviewReads,
   accountId: number,
   fields: Record<string, unknown>,
   numbers: NumberList | undefined,
   maxContentChars: number,
   recipientsOf: (
-    store: Store,
+    store: ContactsStore & BlocklistStore,
     accountId: number,
     numbers: NumberList | undefined,
     contactGroupId: number | undefined,
@@ -122,7 +131,7 @@ async function estimate<R extends RecipientCounts>(
 }
 
 async function resolveContent(
-  store: Store,
+  store: TemplateStore,
   accountId: number,
   fields: Record<string, unknown>,
   maxChars: number,
@@ -161,7 +170,7 @@ async function resolveContent(
   return { content, characters, parts: countParts(content) };
 }
 
-async function checkSender(store: Store, accountId: number, value: unknown): Promise<string> {
+async function checkSender(store: SenderStore, accountId: number, value: unknown): Promise<string> {
   if (typeof value !== 'string' || value.length === 0)
     throw invalidParameter('sender is required and must be a string');
   checkSenderName(value);

@@ -2,11 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
-import type { Store } from '../store.js';
+import type { BalanceWriter } from '../credits/ledger-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
+import type { RecipientListsStore } from '../recipients/recipient-lists-store.js';
+import type { Transactor } from '../transactor.js';
+import type { IdempotencyStore } from './idempotency-store.js';
+import type { MessageStore } from './message-store.js';
 import type { NumberList } from '../recipients/number-list.js';
 import { uploadedListGone } from '../recipients/recipient-lists.js';
 import type { MessageStatus, RecipientStatus } from '../statuses.js';
-import { prepareSend, type PreparedPreview } from './prepare-send.js';
+import { prepareSend, type PreparedPreview, type SendReads } from './prepare-send.js';
 
 export interface SendCommand {
   readonly accountId: number;
@@ -72,7 +77,9 @@ export type SendOutcome =
  * scheduled message). Either all of it is durable before the caller answers, or none of it.
  */
 export async function sendMessage(
-  store: Store,
+  store: SendReads &
+    IdempotencyStore &
+    Transactor<MessageStore & IdempotencyStore & RecipientListsStore & AuditStore & BalanceWriter>,
   command: SendCommand,
   nowMs: number,
 ): Promise<SendOutcome> {

@@ -1,5 +1,4 @@
-import type { CompactRecipientList } from './recipient-store.js';
-import type { Store } from '../store.js';
+import type { CompactRecipientList, RecipientStore } from './recipient-store.js';
 import { NumberSearchIndex } from './number-search-index.js';
 
 /**
@@ -15,14 +14,14 @@ export class CompactListCache {
     private readonly indexCapacity = 4,
   ) {}
 
-  async get(store: Store, messageId: number): Promise<CompactRecipientList> {
+  async get(store: RecipientStore, messageId: number): Promise<CompactRecipientList> {
     return (
       touch(this.lists, messageId) ??
       remember(this.lists, this.capacity, messageId, await store.loadCompactList(messageId))
     );
   }
 
-  async searchIndex(store: Store, messageId: number): Promise<NumberSearchIndex> {
+  async searchIndex(store: RecipientStore, messageId: number): Promise<NumberSearchIndex> {
     return (
       touch(this.indexes, messageId) ??
       remember(

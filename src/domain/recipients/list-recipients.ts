@@ -1,6 +1,5 @@
-import type { Message } from '../messages/message-store.js';
-import type { RecipientQuery, RecipientRecord } from './recipient-store.js';
-import type { Store } from '../store.js';
+import type { Message, MessageStore } from '../messages/message-store.js';
+import type { RecipientQuery, RecipientRecord, RecipientStore } from './recipient-store.js';
 import { completeCounts } from '../messages/get-message.js';
 import { findOwnMessage, isMessageUuid } from '../messages/find-own-message.js';
 import type { RecipientStatus } from '../statuses.js';
@@ -30,7 +29,7 @@ export interface RecipientPage {
  * its seqs in the message's search index (search-recipients.ts), never by scanning rows.
  */
 export async function listRecipients(
-  store: Store,
+  store: MessageStore & RecipientStore,
   cache: CompactListCache,
   accountId: number,
   uuid: string,
@@ -95,7 +94,7 @@ export async function listRecipients(
  * the page goes on from the compact list, where every later recipient is as accepted.
  */
 async function continueFromCompactList(
-  store: Store,
+  store: RecipientStore,
   cache: CompactListCache,
   message: Message,
   read: { rows: RecipientRecord[]; materialisedUpto: number },

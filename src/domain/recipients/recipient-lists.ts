@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../errors.js';
-import type { Store } from '../store.js';
+import type { Transactor } from '../transactor.js';
+import type { RecipientListsStore } from './recipient-lists-store.js';
 import type { NumberList } from './number-list.js';
 
 /** How uploaded lists are kept. */
@@ -52,7 +53,7 @@ export class RecipientLists {
   private readonly decoded = new Map<string, NumberList>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: RecipientListsStore & Transactor<RecipientListsStore>,
     private readonly limits: RecipientListLimits = DEFAULT_RECIPIENT_LIST_LIMITS,
   ) {}
 

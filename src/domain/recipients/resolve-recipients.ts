@@ -1,7 +1,7 @@
+import type { BlocklistStore } from '../contacts/blocklist-store.js';
 import { DomainError, invalidParameter } from '../errors.js';
 import type { CompactRecipientList } from './recipient-store.js';
-import type { ContactGroup } from '../contacts/contacts-store.js';
-import type { Store } from '../store.js';
+import type { ContactGroup, ContactsStore } from '../contacts/contacts-store.js';
 import { msisdnToSuffix } from './msisdn.js';
 import type { NumberList } from './number-list.js';
 import { NumberSet } from './number-set.js';
@@ -29,7 +29,7 @@ export interface ResolvedRecipients extends RecipientCounts {
  * imports write (each then valid and distinct), and says when it cannot.
  */
 export async function countRecipients(
-  store: Store,
+  store: ContactsStore & BlocklistStore,
   accountId: number,
   numbers: NumberList | undefined,
   contactGroupId: number | undefined,
@@ -64,7 +64,7 @@ export async function countRecipients(
  * reported) but never charged.
  */
 export async function resolveRecipients(
-  store: Store,
+  store: ContactsStore & BlocklistStore,
   accountId: number,
   numbers: NumberList | undefined,
   contactGroupId: number | undefined,
@@ -122,7 +122,7 @@ export async function resolveRecipients(
 }
 
 async function ownContactGroup(
-  store: Store,
+  store: ContactsStore,
   accountId: number,
   contactGroupId: number,
 ): Promise<ContactGroup> {
@@ -149,7 +149,11 @@ function noRecipients(contactGroupId: number | undefined): DomainError {
   );
 }
 
-async function findBlocked(store: Store, accountId: number, valid: Uint32Array): Promise<number[]> {
+async function findBlocked(
+  store: BlocklistStore,
+  accountId: number,
+  valid: Uint32Array,
+): Promise<number[]> {
   const blocklist = await store.blockedNumbers(accountId);
   if (blocklist.size === 0) return [];
   const blockedSuffixes = new Set<number>();

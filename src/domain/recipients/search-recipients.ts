@@ -1,6 +1,5 @@
 import type { Message } from '../messages/message-store.js';
-import type { RecipientRecord } from './recipient-store.js';
-import type { Store } from '../store.js';
+import type { RecipientRecord, RecipientStore } from './recipient-store.js';
 import type { RecipientStatus } from '../statuses.js';
 import type { CompactListCache } from './compact-list-cache.js';
 import { compactRecipient } from './compact-list.js';
@@ -17,7 +16,7 @@ const MAX_SEQS_TO_RESOLVE = 20_000;
  * the rest their status as accepted.
  */
 export async function searchRecipients(
-  store: Store,
+  store: RecipientStore,
   cache: CompactListCache,
   message: Message,
   query: { search: string; status?: RecipientStatus; afterSeq: number; wanted: number },
@@ -40,7 +39,7 @@ export async function searchRecipients(
 
 /** How many recipients match `search` (and `status`, when given), over the whole message. */
 export async function countSearchMatches(
-  store: Store,
+  store: RecipientStore,
   cache: CompactListCache,
   message: Message,
   search: string,
@@ -66,7 +65,7 @@ export async function countSearchMatches(
 
 /** The recipients of `seqs` (ascending) with their current status, keeping those of `status`. */
 async function resolve(
-  store: Store,
+  store: RecipientStore,
   cache: CompactListCache,
   message: Message,
   seqs: readonly number[],

@@ -1,7 +1,8 @@
+import type { Transactor } from '../transactor.js';
+import type { AccountStore } from '../accounts/account-store.js';
 import { requireAccount } from '../accounts/require-account.js';
 import { invalidParameter } from '../errors.js';
-import type { Sender } from './sender-store.js';
-import type { Store } from '../store.js';
+import type { Sender, SenderStore } from './sender-store.js';
 import { SENDER_STATUSES, type SenderStatus } from '../statuses.js';
 import { checkSenderName } from './sender-name.js';
 
@@ -20,7 +21,7 @@ export interface CreateSenderInput {
  * name, not the account), so a taken name is refused whoever owns it.
  */
 export async function createSender(
-  store: Store,
+  store: Transactor<AccountStore & SenderStore>,
   input: CreateSenderInput,
 ): Promise<{ sender: Sender; sharedWith: number[] }> {
   const name = checkSenderName(input.name);

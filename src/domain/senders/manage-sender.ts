@@ -1,8 +1,11 @@
+import type { SenderRequestStore } from './sender-request-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
+import type { Transactor } from '../transactor.js';
+import type { AccountStore } from '../accounts/account-store.js';
 import { requireAccount } from '../accounts/require-account.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Sender } from './sender-store.js';
-import type { Store } from '../store.js';
+import type { Sender, SenderStore } from './sender-store.js';
 
 export interface ManageSenderInput {
   readonly senderId: number;
@@ -13,17 +16,23 @@ export interface ManageSenderInput {
 }
 
 /** Stops an approved sender: /api/v2 refuses to send from it until it is reinstated. */
-export function suspendSender(store: Store, input: ManageSenderInput): Promise<Sender> {
+export function suspendSender(
+  store: Transactor<SenderRequestStore & AuditStore>,
+  input: ManageSenderInput,
+): Promise<Sender> {
   return moveSender(store, input, 'approved', 'suspended');
 }
 
 /** Lets a suspended sender send again. */
-export function reinstateSender(store: Store, input: ManageSenderInput): Promise<Sender> {
+export function reinstateSender(
+  store: Transactor<SenderRequestStore & AuditStore>,
+  input: ManageSenderInput,
+): Promise<Sender> {
   return moveSender(store, input, 'suspended', 'approved');
 }
 
 async function moveSender(
-  store: Store,
+  store: Transactor<SenderRequestStore & AuditStore>,
   input: ManageSenderInput,
   from: 'approved' | 'suspended',
   to: 'approved' | 'suspended',
@@ -52,7 +61,10 @@ export interface ShareSenderInput extends ManageSenderInput {
 }
 
 /** Lets another account send from an approved sender; the list of that account shows it. */
-export async function shareSender(store: Store, input: ShareSenderInput): Promise<Sender> {
+export async function shareSender(
+  store: Transactor<AccountStore & SenderStore & SenderRequestStore & AuditStore>,
+  input: ShareSenderInput,
+): Promise<Sender> {
   return store.transaction(async (tx) => {
     const sender = await requireSender(tx, input.senderId);
     if (sender.accountId === input.accountId) {
@@ -74,7 +86,10 @@ export async function shareSender(store: Store, input: ShareSenderInput): Promis
 }
 
 /** Takes a share back: that account can no longer send from the sender. */
-export async function unshareSender(store: Store, input: ShareSenderInput): Promise<Sender> {
+export async function unshareSender(
+  store: Transactor<SenderRequestStore & AuditStore>,
+  input: ShareSenderInput,
+): Promise<Sender> {
   return store.transaction(async (tx) => {
     const sender = await requireSender(tx, input.senderId);
     if (!(await tx.unshareSender(sender.id, input.accountId))) {
@@ -90,7 +105,7 @@ export async function unshareSender(store: Store, input: ShareSenderInput): Prom
 
 /** One audit line for a change to a sender, on the owning account's log. */
 function audit(
-  store: Store,
+  store: AuditStore,
   input: ManageSenderInput,
   sender: Sender,
   action: string,
@@ -108,7 +123,7 @@ function audit(
   });
 }
 
-async function requireSender(store: Store, senderId: number): Promise<Sender> {
+async function requireSender(store: SenderRequestStore, senderId: number): Promise<Sender> {
   const sender = await store.findSender(senderId);
   if (!sender) throw new DomainError('NOT_FOUND', `sender ${senderId} does not exist`);
   return sender;

@@ -1,11 +1,11 @@
 import { DomainError } from '../errors.js';
 import type { Sender } from './sender-store.js';
-import type { Store } from '../store.js';
 import type {
   SenderDocument,
   SenderDocumentInfo,
   SenderRequest,
   SenderRequestEvent,
+  SenderRequestStore,
 } from './sender-request-store.js';
 
 /** Who is looking: a customer account's user, or platform staff (every account). */
@@ -24,25 +24,25 @@ const LIST_LIMIT = 500;
 
 /** An account's requests, newest first. */
 export function listAccountSenderRequests(
-  store: Store,
+  store: SenderRequestStore,
   accountId: number,
 ): Promise<SenderRequest[]> {
   return store.listSenderRequests({ accountId, limit: LIST_LIMIT });
 }
 
 /** Requests waiting for a reviewer, the longest waiting first. */
-export function listReviewQueue(store: Store): Promise<SenderRequest[]> {
+export function listReviewQueue(store: SenderRequestStore): Promise<SenderRequest[]> {
   return store.listSenderRequests({ statuses: ['pending'], limit: LIST_LIMIT });
 }
 
 /** Every request of every account, newest first (the admin's full list). */
-export function listAllSenderRequests(store: Store): Promise<SenderRequest[]> {
+export function listAllSenderRequests(store: SenderRequestStore): Promise<SenderRequest[]> {
   return store.listSenderRequests({ limit: LIST_LIMIT });
 }
 
 /** A request with its history and documents, for its own account or an admin. */
 export async function getSenderRequest(
-  store: Store,
+  store: SenderRequestStore,
   viewer: SenderRequestViewer,
   requestId: number,
 ): Promise<SenderRequestView> {
@@ -58,7 +58,7 @@ export async function getSenderRequest(
 
 /** A document's bytes, for the request's own account or an admin; another account gets 403. */
 export async function getSenderDocument(
-  store: Store,
+  store: SenderRequestStore,
   viewer: SenderRequestViewer,
   documentId: number,
 ): Promise<SenderDocument> {
@@ -70,7 +70,7 @@ export async function getSenderDocument(
 
 /** The request if the account owns it: NOT_FOUND when there is none, FORBIDDEN when another's. */
 export async function requireOwnRequest(
-  store: Store,
+  store: SenderRequestStore,
   accountId: number,
   requestId: number,
 ): Promise<SenderRequest> {
@@ -78,7 +78,7 @@ export async function requireOwnRequest(
 }
 
 async function requireVisibleRequest(
-  store: Store,
+  store: SenderRequestStore,
   viewer: SenderRequestViewer,
   requestId: number,
 ): Promise<SenderRequest> {

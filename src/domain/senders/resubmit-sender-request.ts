@@ -1,11 +1,12 @@
+import type { Transactor } from '../transactor.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Store } from '../store.js';
 import type { UploadedDocument } from './check-document.js';
 import { checkRequestDetails } from './check-request-details.js';
 import { requireOwnRequest } from './read-sender-requests.js';
 import { MAX_DOCUMENTS_PER_REQUEST } from './sender-request-rules.js';
-import type { SenderRequestDetails } from './sender-request-store.js';
+import type { SenderRequestDetails, SenderRequestStore } from './sender-request-store.js';
 import { checkDocuments, storeDocuments, type SenderRequestStep } from './submit-sender-request.js';
 
 export interface ResubmitSenderRequestInput {
@@ -26,7 +27,7 @@ export interface ResubmitSenderRequestInput {
  * name is a new request.
  */
 export async function resubmitSenderRequest(
-  store: Store,
+  store: Transactor<SenderRequestStore & AuditStore>,
   input: ResubmitSenderRequestInput,
 ): Promise<SenderRequestStep> {
   const details = checkRequestDetails(input.details);

@@ -1,6 +1,8 @@
+import type { Transactor } from '../transactor.js';
+import type { SenderRequestStore } from './sender-request-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Store } from '../store.js';
 import {
   MAX_REVIEW_NOTE_CHARS,
   type SenderRequestStatus,
@@ -33,7 +35,7 @@ const OUTCOME: Record<SenderReviewDecision, { status: SenderRequestStatus; step:
  * reviewers deciding at once, exactly one wins; the other is told the request moved on.
  */
 export async function reviewSenderRequest(
-  store: Store,
+  store: Transactor<SenderRequestStore & AuditStore>,
   input: ReviewSenderRequestInput,
 ): Promise<SenderRequestStep> {
   const note = input.note?.trim() || null;

@@ -1,7 +1,10 @@
+import type { Transactor } from '../transactor.js';
+import type { AccountStore } from '../accounts/account-store.js';
+import type { SenderStore } from './sender-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import { requireAccount } from '../accounts/require-account.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Store, TransactionStore } from '../store.js';
 import { checkDocument, type CheckedDocument, type UploadedDocument } from './check-document.js';
 import { checkRequestDetails } from './check-request-details.js';
 import { checkSenderName } from './sender-name.js';
@@ -10,6 +13,7 @@ import type {
   SenderRequest,
   SenderRequestDetails,
   SenderRequestEvent,
+  SenderRequestStore,
 } from './sender-request-store.js';
 
 export interface SubmitSenderRequestInput {
@@ -37,7 +41,7 @@ export interface SenderRequestStep {
  * name another account holds, or that an open request already asks for, is refused.
  */
 export async function submitSenderRequest(
-  store: Store,
+  store: Transactor<AccountStore & SenderStore & SenderRequestStore & AuditStore>,
   input: SubmitSenderRequestInput,
 ): Promise<SenderRequestStep> {
   const name = checkSenderName(input.name);
@@ -114,7 +118,7 @@ export async function checkDocuments(
 }
 
 export async function storeDocuments(
-  tx: TransactionStore,
+  tx: SenderRequestStore,
   requestId: number,
   eventId: number,
   documents: readonly CheckedDocument[],

@@ -1,7 +1,8 @@
+import type { Transactor } from '../transactor.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
-import type { Store } from '../store.js';
-import type { Template } from './template-store.js';
+import type { Template, TemplateStore } from './template-store.js';
 import { checkTemplate } from './create-template.js';
 import { findOwnTemplate } from './find-own-template.js';
 
@@ -17,7 +18,7 @@ interface TemplateChange {
  * was rendered to at accept time.
  */
 export async function updateTemplate(
-  store: Store,
+  store: Transactor<TemplateStore & AuditStore>,
   input: TemplateChange & { name: string; body: string },
 ): Promise<Template> {
   const fields = checkTemplate(input);
@@ -38,7 +39,10 @@ export async function updateTemplate(
 }
 
 /** Deletes one of the account's templates; sends already accepted from it are unchanged. */
-export async function deleteTemplate(store: Store, input: TemplateChange): Promise<void> {
+export async function deleteTemplate(
+  store: Transactor<TemplateStore & AuditStore>,
+  input: TemplateChange,
+): Promise<void> {
   await store.transaction(async (tx) => {
     const template = await findOwnTemplate(tx, input.accountId, input.templateId);
     await tx.deleteTemplate(template.id);

@@ -1,10 +1,12 @@
+import type { AccountStore } from '../accounts/account-store.js';
+import type { Transactor } from '../transactor.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import { requireAccount } from '../accounts/require-account.js';
 import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
 import { countCharacters, LIMITS } from '../limits.js';
-import type { Store } from '../store.js';
-import type { Template } from './template-store.js';
+import type { Template, TemplateStore } from './template-store.js';
 import { templateVariables } from './template-variables.js';
 
 /** The longest template name. */
@@ -33,7 +35,7 @@ export function checkTemplate(input: { name: string; body: string }): {
 
 /** Saves a message template; its `{{name}}` placeholders are filled by `variables` on send. */
 export async function createTemplate(
-  store: Store,
+  store: AccountStore & Transactor<TemplateStore & AuditStore>,
   input: { accountId: number; name: string; body: string; nowMs: number; actor?: AuditActor },
 ): Promise<{ template: Template; variables: string[] }> {
   const { name, body } = checkTemplate(input);

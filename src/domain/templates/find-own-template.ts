@@ -1,10 +1,9 @@
 import { DomainError } from '../errors.js';
-import type { Store } from '../store.js';
-import type { Template } from './template-store.js';
+import type { Template, TemplateStore } from './template-store.js';
 
 /** The account's template: NOT_FOUND when there is none, FORBIDDEN when it is another account's. */
 export async function findOwnTemplate(
-  store: Pick<Store, 'findTemplate'>,
+  store: TemplateStore,
   accountId: number,
   templateId: number,
 ): Promise<Template> {

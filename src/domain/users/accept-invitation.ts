@@ -1,10 +1,13 @@
+import type { Transactor } from '../transactor.js';
+import type { UserStore } from './user-store.js';
+import type { SessionStore } from './session-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Account } from '../accounts/account-store.js';
-import type { Store } from '../store.js';
+import type { Account, AccountStore } from '../accounts/account-store.js';
 import { hashOneTimeToken, isTokenShaped } from './one-time-token.js';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './passwords.js';
-import type { Invitation } from './people-store.js';
+import type { Invitation, PeopleStore } from './people-store.js';
 import { startSession } from './sessions.js';
 import type { SessionRecord, User } from './user.js';
 
@@ -16,7 +19,7 @@ const NOT_VALID =
  * accepted already is LINK_USED; past its expiry is LINK_EXPIRED; each says what to do next.
  */
 export async function openInvitation(
-  store: Pick<Store, 'findInvitationByTokenHash' | 'findAccount'>,
+  store: AccountStore & PeopleStore,
   token: string,
   nowMs: number,
 ): Promise<{ invitation: Invitation; account: Account }> {
@@ -52,7 +55,9 @@ export function checkNewPassword(password: string): void {
  * with its audit line. `replacesSession` (the anonymous session the page came with) is ended.
  */
 export async function acceptInvitation(
-  store: Store,
+  store: AccountStore &
+    PeopleStore &
+    Transactor<AccountStore & UserStore & SessionStore & PeopleStore & AuditStore>,
   input: {
     token: string;
     name: string;

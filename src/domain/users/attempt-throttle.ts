@@ -1,4 +1,4 @@
-import type { Store } from '../store.js';
+import type { AttemptStore } from './attempt-store.js';
 
 /** A scope an attempt is counted in (`ip:<address>`, `user:<email>`…) and its limit per window. */
 export interface ThrottleScope {
@@ -18,7 +18,7 @@ export interface RefusedAttempt {
   readonly firstInWindow: boolean;
 }
 
-type Counter = Pick<Store, 'countAttempt' | 'uncountAttempt'>;
+type Counter = Pick<AttemptStore, 'countAttempt' | 'uncountAttempt'>;
 
 /**
  * Counts an attempt in each scope, in order, before it is checked (docs/adr/0032): each count

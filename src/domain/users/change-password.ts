@@ -1,6 +1,10 @@
+import type { UserStore } from './user-store.js';
+import type { AttemptStore } from './attempt-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
+import type { Transactor } from '../transactor.js';
+import type { SessionStore } from './session-store.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
-import type { Store } from '../store.js';
 import { countAttempt, giveBack } from './attempt-throttle.js';
 import { hashPassword, passwordMatches } from './passwords.js';
 import { startSession } from './sessions.js';
@@ -13,7 +17,7 @@ import type { SessionRecord } from './user.js';
  * at it). On success every other session of theirs ends and this one gets a new id.
  */
 export async function changePassword(
-  store: Store,
+  store: UserStore & AttemptStore & AuditStore & Transactor<UserStore & SessionStore & AuditStore>,
   input: {
     userId: number;
     currentPassword: string;

@@ -1,8 +1,10 @@
+import type { Transactor } from '../transactor.js';
+import type { UserStore } from './user-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import { randomBytes } from 'node:crypto';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Store } from '../store.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-rules.js';
 import { hashPassword } from './passwords.js';
 import { normaliseEmail, type User } from './user.js';
@@ -20,7 +22,7 @@ function generatePassword(): string {
  * doing so.
  */
 export async function createPlatformAdmin(
-  store: Store,
+  store: Transactor<UserStore & AuditStore>,
   input: { email: string; name: string; password?: string; nowMs: number; actor: AuditActor },
 ): Promise<{ user: User; password: string; generated: boolean }> {
   const email = normaliseEmail(input.email);

@@ -1,3 +1,7 @@
+import type { Transactor } from '../transactor.js';
+import type { AccountStore } from '../accounts/account-store.js';
+import type { UserStore } from './user-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { requireAccount } from '../accounts/require-account.js';
@@ -5,9 +9,13 @@ import type { ConsoleLinks } from '../mail/console-links.js';
 import { invitationMail } from '../mail/mail-texts.js';
 import type { OutgoingMail } from '../mail/mailer.js';
 import { DomainError, invalidParameter } from '../errors.js';
-import type { Store } from '../store.js';
 import { newOneTimeToken } from './one-time-token.js';
-import { INVITED_ROLES, type Invitation, type InvitedRole } from './people-store.js';
+import {
+  INVITED_ROLES,
+  type Invitation,
+  type InvitedRole,
+  type PeopleStore,
+} from './people-store.js';
 import { normaliseEmail } from './user.js';
 
 /** How long the links Nok mails stay good (NOK_INVITATION_TTL_HOURS, NOK_PASSWORD_RESET_TTL_MINUTES). */
@@ -34,7 +42,7 @@ export interface SentInvitation {
  * that one instead). Audited with the change.
  */
 export async function invitePerson(
-  store: Store,
+  store: Transactor<AccountStore & UserStore & PeopleStore & AuditStore>,
   input: {
     accountId: number;
     email: string;
@@ -100,7 +108,7 @@ export async function invitePerson(
  * own account's for an owner (another account's is 403, as every customer route answers).
  */
 export async function requireInvitation(
-  store: Pick<Store, 'findInvitation'>,
+  store: PeopleStore,
   invitationId: number,
   accountId: number | null,
 ): Promise<Invitation> {

@@ -1,13 +1,15 @@
+import type { Transactor } from '../transactor.js';
+import type { AuditStore } from '../audit/audit-store.js';
+import type { AccountStore } from '../accounts/account-store.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { requireAccount } from '../accounts/require-account.js';
 import type { ConsoleLinks } from '../mail/console-links.js';
 import { invitationMail } from '../mail/mail-texts.js';
 import { DomainError } from '../errors.js';
-import type { Store } from '../store.js';
 import { requireInvitation, type SentInvitation } from './invite-person.js';
 import { newOneTimeToken } from './one-time-token.js';
-import type { Invitation } from './people-store.js';
+import type { Invitation, PeopleStore } from './people-store.js';
 
 interface InvitationAction {
   readonly invitationId: number;
@@ -22,7 +24,7 @@ interface InvitationAction {
  * link sent before names nothing any more.
  */
 export async function resendInvitation(
-  store: Store,
+  store: Transactor<AccountStore & PeopleStore & AuditStore>,
   input: InvitationAction & { links: ConsoleLinks; lifetimeMs: number },
 ): Promise<SentInvitation> {
   const { token, tokenHash } = newOneTimeToken();
@@ -60,7 +62,10 @@ export async function resendInvitation(
 }
 
 /** Revokes an open invitation: it is deleted, so its link names nothing. */
-export async function revokeInvitation(store: Store, input: InvitationAction): Promise<Invitation> {
+export async function revokeInvitation(
+  store: Transactor<PeopleStore & AuditStore>,
+  input: InvitationAction,
+): Promise<Invitation> {
   return store.transaction(async (tx) => {
     const invitation = await requireInvitation(tx, input.invitationId, input.accountId);
     if (invitation.usedAt !== null) {

@@ -1,14 +1,18 @@
+import type { UserStore } from './user-store.js';
+import type { Transactor } from '../transactor.js';
+import type { SessionStore } from './session-store.js';
+import type { AttemptStore } from './attempt-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
 import type { ConsoleLinks } from '../mail/console-links.js';
 import { passwordResetMail } from '../mail/mail-texts.js';
 import type { OutgoingMail } from '../mail/mailer.js';
-import type { Store } from '../store.js';
 import { checkNewPassword } from './accept-invitation.js';
 import { countAttempt } from './attempt-throttle.js';
 import { hashOneTimeToken, isTokenShaped, newOneTimeToken } from './one-time-token.js';
 import { hashPassword } from './passwords.js';
-import type { PasswordReset } from './people-store.js';
+import type { PasswordReset, PeopleStore } from './people-store.js';
 import { normaliseEmail, type User } from './user.js';
 
 /** How many reset requests are served within `windowMs`: per address (429), per person (no mail). */
@@ -32,7 +36,7 @@ export const DEFAULT_PASSWORD_RESET_LIMITS: PasswordResetLimits = {
  * nobody can flood someone's inbox).
  */
 export async function requestPasswordReset(
-  store: Store,
+  store: AttemptStore & Transactor<UserStore & AttemptStore & PeopleStore & AuditStore>,
   input: {
     email: string;
     ip: string;
@@ -109,7 +113,7 @@ export async function requestPasswordReset(
 
 /** The open reset a mailed token names, with its person; errors as for invitations. */
 export async function openPasswordReset(
-  store: Pick<Store, 'findPasswordResetByTokenHash' | 'findUser'>,
+  store: UserStore & PeopleStore,
   token: string,
   nowMs: number,
 ): Promise<{ reset: PasswordReset; user: User }> {
@@ -144,7 +148,9 @@ export async function openPasswordReset(
  * transaction with its audit line. The person then signs in with the new password.
  */
 export async function resetPassword(
-  store: Store,
+  store: UserStore &
+    PeopleStore &
+    Transactor<UserStore & SessionStore & AttemptStore & PeopleStore & AuditStore>,
   input: { token: string; password: string; ip: string | null; nowMs: number },
 ): Promise<User> {
   checkNewPassword(input.password);

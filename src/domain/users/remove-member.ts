@@ -1,7 +1,12 @@
+import type { Transactor } from '../transactor.js';
+import type { UserStore } from './user-store.js';
+import type { SessionStore } from './session-store.js';
+import type { PeopleStore } from './people-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
+import type { AccountLock } from '../accounts/account-store.js';
 import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
-import type { Store } from '../store.js';
 import type { User } from './user.js';
 
 /**
@@ -11,7 +16,7 @@ import type { User } from './user.js';
  * account (another account's is 403); `accountId` null is a platform admin.
  */
 export async function removeMember(
-  store: Store,
+  store: Transactor<UserStore & SessionStore & PeopleStore & AuditStore & AccountLock>,
   input: { userId: number; accountId: number | null; nowMs: number; actor: AuditActor },
 ): Promise<User> {
   return store.transaction(async (tx) => {

@@ -1,5 +1,6 @@
+import type { UserStore } from './user-store.js';
+import type { SessionStore } from './session-store.js';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Store } from '../store.js';
 import type { SessionRecord, User } from './user.js';
 
 /** How long a session lives: `idleMs` since its last request, `absoluteMs` since it began. */
@@ -25,7 +26,7 @@ export function hashSessionId(id: string): string {
  * before sign-in is worth nothing after it.
  */
 export async function startSession(
-  store: Pick<Store, 'insertSession'>,
+  store: SessionStore,
   input: { userId: number; ip: string | null; nowMs: number },
 ): Promise<{ id: string; session: SessionRecord }> {
   const id = randomBytes(32).toString('base64url');
@@ -71,7 +72,7 @@ export function anonymousCsrfToken(id: string): string | null {
  * at most once per `touchMs`, so a busy page costs no write per request.
  */
 export async function resolveSession(
-  store: Pick<Store, 'findSession' | 'findUser' | 'touchSession' | 'deleteSession'>,
+  store: UserStore & SessionStore,
   id: string,
   limits: SessionLimits,
   nowMs: number,

@@ -1,6 +1,8 @@
+import type { UserStore } from './user-store.js';
+import type { AttemptStore } from './attempt-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
-import type { Store } from '../store.js';
 import { countAttempt, giveBack } from './attempt-throttle.js';
 import { decoyHash, passwordMatches } from './passwords.js';
 import type { SignInLimits } from './sign-in-limits.js';
@@ -26,7 +28,7 @@ export const SECOND_FACTOR_NEEDED =
  * refusal once per scope and window.
  */
 export async function checkSignIn(
-  store: Store,
+  store: UserStore & AttemptStore & AuditStore,
   input: { email: string; password: string; totpCode?: string; ip: string; nowMs: number },
   limits: SignInLimits,
 ): Promise<{ user: User; secondFactor: SecondFactor | null }> {

@@ -1,6 +1,11 @@
+import type { Transactor } from '../transactor.js';
+import type { AccountStore } from '../accounts/account-store.js';
+import type { UserStore } from './user-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
+import type { AttemptStore } from './attempt-store.js';
+import type { SessionStore } from './session-store.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
-import type { Store } from '../store.js';
 import { startSession } from './sessions.js';
 import type { SignInLimits } from './sign-in-limits.js';
 import { requireCurrentCode, totpRequirement } from './two-factor.js';
@@ -14,7 +19,7 @@ export interface TotpActor {
   readonly nowMs: number;
 }
 
-async function activeUser(store: Pick<Store, 'findUser'>, userId: number): Promise<User> {
+async function activeUser(store: UserStore, userId: number): Promise<User> {
   const user = await store.findUser(userId);
   if (!user || user.status !== 'active') throw new DomainError('UNAUTHORIZED', 'Sign in first');
   return user;
@@ -38,7 +43,7 @@ function audit(user: User, actor: TotpActor, action: string, detail?: Record<str
  * code (a second start replaces it). Refused while TOTP is in force: disable it first.
  */
 export async function startTotpEnrolment(
-  store: Store,
+  store: UserStore & Transactor<UserStore & AuditStore>,
   actor: TotpActor,
 ): Promise<{ secret: string; uri: string }> {
   const user = await activeUser(store, actor.userId);
@@ -59,7 +64,7 @@ export async function startTotpEnrolment(
  * shown), and, since the person's session gains rights, it gets a new id and CSRF token.
  */
 export async function confirmTotpEnrolment(
-  store: Store,
+  store: UserStore & AttemptStore & Transactor<UserStore & SessionStore & AuditStore>,
   input: TotpActor & { code: string; sessionIdHash: string },
   limits: SignInLimits,
 ): Promise<{ recoveryCodes: string[]; id: string; session: SessionRecord; user: User }> {
@@ -98,7 +103,7 @@ export async function confirmTotpEnrolment(
 
 /** Ten new recovery codes for a current code; the old ones stop working. */
 export async function regenerateRecoveryCodes(
-  store: Store,
+  store: UserStore & AttemptStore & Transactor<UserStore & AuditStore>,
   input: TotpActor & { code: string },
   limits: SignInLimits,
 ): Promise<string[]> {
@@ -131,7 +136,7 @@ export async function regenerateRecoveryCodes(
  * while the person's role (platform admin) or account requires it.
  */
 export async function disableTotp(
-  store: Store,
+  store: AccountStore & UserStore & AttemptStore & Transactor<UserStore & AuditStore>,
   input: TotpActor & { code: string },
   limits: SignInLimits,
 ): Promise<User> {
@@ -171,7 +176,7 @@ export async function disableTotp(
  * it in force first, or they would shut themselves out of this very switch.
  */
 export async function setAccountTotpRequirement(
-  store: Store,
+  store: Transactor<AccountStore & UserStore & AuditStore>,
   input: TotpActor & { accountId: number; required: boolean },
 ): Promise<boolean> {
   return store.transaction(async (tx) => {

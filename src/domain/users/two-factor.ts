@@ -1,5 +1,6 @@
+import type { UserStore } from './user-store.js';
+import type { AttemptStore } from './attempt-store.js';
 import type { Account } from '../accounts/account-store.js';
-import type { Store } from '../store.js';
 import { DomainError } from '../errors.js';
 import { countAttempt, giveBack } from './attempt-throttle.js';
 import type { SignInLimits } from './sign-in-limits.js';
@@ -41,7 +42,7 @@ export type SecondFactor =
  * Null when it is neither: wrong, already used, or no TOTP in force.
  */
 export async function useSecondFactor(
-  store: Pick<Store, 'claimTotpStep' | 'consumeRecoveryCode'>,
+  store: UserStore,
   user: User,
   code: string,
   nowMs: number,
@@ -63,7 +64,7 @@ export async function useSecondFactor(
  * the window passes, so a stolen session cannot guess its way to turning TOTP off.
  */
 export async function requireCurrentCode(
-  store: Pick<Store, 'claimTotpStep' | 'countAttempt' | 'uncountAttempt'>,
+  store: UserStore & AttemptStore,
   input: { user: User; secret: string; code: string; nowMs: number },
   limits: SignInLimits,
 ): Promise<void> {

@@ -1,11 +1,13 @@
+import type { Transactor } from '../transactor.js';
+import type { UserStore } from './user-store.js';
+import type { AuditStore } from '../audit/audit-store.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
-import type { Store } from '../store.js';
 import type { User } from './user.js';
 
 /** A person changes their own name or time zone (null: the platform default). */
 export async function updateProfile(
-  store: Store,
+  store: Transactor<UserStore & AuditStore>,
   input: {
     userId: number;
     name?: string;
