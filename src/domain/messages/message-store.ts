@@ -26,27 +26,9 @@ export interface Message {
   readonly materialisedUpto: number;
 }
 
-export interface NewMessage {
-  readonly uuid: string;
-  readonly accountId: number;
+/** A message as the accept stores it: with its key and compact list, before any delivery. */
+export interface NewMessage extends Omit<Message, 'id' | 'updatedAt' | 'materialisedUpto'> {
   readonly apiKeyId: number | null;
-  readonly refNo: string;
-  readonly sender: string;
-  readonly content: string;
-  readonly parts: number;
-  readonly status: MessageStatus;
-  readonly scheduledAt: number | null;
-  readonly createdAt: number;
-  readonly requestedCount: number;
-  readonly duplicateCount: number;
-  readonly recipientTotal: number;
-  readonly validCount: number;
-  readonly invalidCount: number;
-  readonly blockedCount: number;
-  readonly chargedCount: number;
-  readonly pricePerPart: number;
-  readonly cost: number;
-  readonly completedAt: number | null;
   readonly recipients: CompactRecipientList;
 }
 
