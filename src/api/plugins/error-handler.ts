@@ -117,7 +117,7 @@ export function installErrorHandler(app: FastifyInstance): void {
 }
 
 /**
- * The store is down, unreachable or refusing writes (storage/store-unavailable.ts): 503
+ * The store is down, unreachable or refusing writes (domain/store-unavailable.ts): 503
  * STORE_UNAVAILABLE with Retry-After, for every route of either listener. The request's
  * transaction rolled back, unless the connection broke after its COMMIT was sent: the client
  * may send it again, and a send with its Idempotency-Key is then kept once. Answers whether it
