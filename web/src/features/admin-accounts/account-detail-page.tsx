@@ -16,6 +16,7 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
+import { StatCard } from '../../components/ui/stat-card';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -71,32 +72,20 @@ function AccountDetailView({ account }: { account: AccountDetail }) {
         </Group>
       </div>
       <SimpleGrid cols={{ base: 1, xs: 3 }}>
-        <Card withBorder>
-          <Text size="sm" c="dimmed">
-            {t('accounts.balance')}
-          </Text>
-          <Text size="xl" fw={700} data-testid="account-balance">
-            {number(account.balance)}
-          </Text>
-        </Card>
-        <Card withBorder>
-          <Text size="sm" c="dimmed">
-            {t('accounts.pricePerPart')}
-          </Text>
-          <Text size="xl" fw={700}>
-            {number(account.pricePerPart)}
-          </Text>
-        </Card>
-        <Card withBorder>
-          <Text size="sm" c="dimmed">
-            {t('accounts.rateLimit')}
-          </Text>
-          <Text size="xl" fw={700}>
-            {account.rateLimitRequests === null
+        <StatCard
+          label={t('accounts.balance')}
+          value={number(account.balance)}
+          testId="account-balance"
+        />
+        <StatCard label={t('accounts.pricePerPart')} value={number(account.pricePerPart)} />
+        <StatCard
+          label={t('accounts.rateLimit')}
+          value={
+            account.rateLimitRequests === null
               ? t('accounts.rateLimitDefault')
-              : number(account.rateLimitRequests)}
-          </Text>
-        </Card>
+              : number(account.rateLimitRequests)
+          }
+        />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <AdjustCreditsCard account={account} />

@@ -1,22 +1,9 @@
-import {
-  Button,
-  Card,
-  Pagination,
-  Stack,
-  Table,
-  Tabs,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
-import { useState } from 'react';
+import { Card, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { ApiErrorAlert } from '../../components/ui/api-error-alert';
 import { NumberImport } from '../../components/ui/number-import';
-import { useFormatDate } from '../../lib/use-format-date';
 import { usePageTitle } from '../../lib/use-page-title';
 import { AddNumbersCard } from '../../components/ui/add-numbers-card';
+import { NumberList, useNumberListPage } from '../../components/ui/number-list';
 import {
   importIntoBlocklist,
   useBlocklist,
@@ -25,8 +12,6 @@ import {
   type BlocklistPath,
   type ChangeablePath,
 } from './api';
-
-const PAGE_SIZE = 50;
 
 /** A customer's blocklist: their own entries to change, the platform's to read. */
 export function BlocklistPage() {
@@ -113,73 +98,25 @@ function AddNumbers({ path }: { path: ChangeablePath }) {
 
 function Entries({ path, editable }: { path: BlocklistPath; editable: boolean }) {
   const { t } = useTranslation();
-  const formatDate = useFormatDate();
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const digits = search.replace(/\D/g, '');
-  const entries = useBlocklist(path, digits, (page - 1) * PAGE_SIZE, PAGE_SIZE);
+  const page = useNumberListPage();
+  const entries = useBlocklist(path, page.digits, page.offset, page.limit);
   const remove = useChangeBlocklist(path, 'remove');
-  const pages = entries.data ? Math.max(1, Math.ceil(entries.data.total / PAGE_SIZE)) : 1;
   return (
-    <Stack gap="sm">
-      <TextInput
-        label={t('blocklist.search')}
-        placeholder="0812…"
-        inputMode="numeric"
-        value={search}
-        onChange={(event) => {
-          setSearch(event.currentTarget.value);
-          setPage(1);
-        }}
-        maw={320}
-      />
-      <ApiErrorAlert error={entries.error ?? remove.error} />
-      {entries.data ? (
-        <>
-          <Text size="sm" c="dimmed" data-testid={`blocklist-total-${path}`}>
-            {t('blocklist.found', { count: entries.data.total })}
-          </Text>
-          <Table.ScrollContainer minWidth={300}>
-            <Table striped aria-label={t('blocklist.entries')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('blocklist.number')}</Table.Th>
-                  <Table.Th>{t('blocklist.added')}</Table.Th>
-                  {editable ? (
-                    <Table.Th>
-                      <VisuallyHidden>{t('blocklist.actions')}</VisuallyHidden>
-                    </Table.Th>
-                  ) : null}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {entries.data.data.map((entry) => (
-                  <Table.Tr key={entry.msisdn}>
-                    <Table.Td ff="monospace">{entry.msisdn}</Table.Td>
-                    <Table.Td>{formatDate(entry.createdAt, 'date')}</Table.Td>
-                    {editable ? (
-                      <Table.Td ta="right">
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          color="red"
-                          aria-label={t('blocklist.removeNumber', { number: entry.msisdn })}
-                          onClick={() => remove.mutate([entry.msisdn])}
-                        >
-                          {t('blocklist.remove')}
-                        </Button>
-                      </Table.Td>
-                    ) : null}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          {pages > 1 ? (
-            <Pagination total={pages} value={page} onChange={setPage} size="sm" />
-          ) : null}
-        </>
-      ) : null}
-    </Stack>
+    <NumberList
+      page={page}
+      numbers={entries}
+      remove={editable ? remove : undefined}
+      totalTestId={`blocklist-total-${path}`}
+      labels={{
+        search: t('blocklist.search'),
+        found: (count) => t('blocklist.found', { count }),
+        table: t('blocklist.entries'),
+        number: t('blocklist.number'),
+        added: t('blocklist.added'),
+        actions: t('blocklist.actions'),
+        remove: t('blocklist.remove'),
+        removeNumber: (number) => t('blocklist.removeNumber', { number }),
+      }}
+    />
   );
 }

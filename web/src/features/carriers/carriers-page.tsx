@@ -1,4 +1,5 @@
 import { Alert, Card, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { StatCard } from '../../components/ui/stat-card';
 import { useTranslation } from 'react-i18next';
 import type { CarriersStatus } from '@contract/carriers';
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
@@ -65,32 +66,22 @@ function Summary({ data }: { data: CarriersStatus }) {
     data.dispatchers.reduce((total, dispatcher) => total + pick(dispatcher.stats), 0);
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
-      <Card withBorder>
-        <Text size="sm" c="dimmed">
-          {t('carriers.queueDepth')}
-        </Text>
-        <Text size="xl" fw={700} data-testid="queue-depth">
-          {number(data.queueDepth)}
-        </Text>
-        <Text size="xs" c="dimmed">
-          {t('carriers.queueDepthHint')}
-        </Text>
-      </Card>
-      <Card withBorder>
-        <Text size="sm" c="dimmed">
-          {t('carriers.dispatchers')}
-        </Text>
-        <Text size="xl" fw={700} data-testid="dispatchers-reporting">
-          {t('carriers.dispatchersReporting', { count: data.dispatchers.length })}
-        </Text>
-        <Text size="xs" c="dimmed">
-          {t('carriers.dispatcherTotals', {
-            inFlight: t('units.parts', { count: sum((s) => s.partsInFlight) }),
-            submitted: sum((s) => s.submitted),
-            receipts: t('units.receipts', { count: sum((s) => s.receipts) }),
-          })}
-        </Text>
-      </Card>
+      <StatCard
+        label={t('carriers.queueDepth')}
+        value={number(data.queueDepth)}
+        hint={t('carriers.queueDepthHint')}
+        testId="queue-depth"
+      />
+      <StatCard
+        label={t('carriers.dispatchers')}
+        value={t('carriers.dispatchersReporting', { count: data.dispatchers.length })}
+        hint={t('carriers.dispatcherTotals', {
+          inFlight: t('units.parts', { count: sum((s) => s.partsInFlight) }),
+          submitted: sum((s) => s.submitted),
+          receipts: t('units.receipts', { count: sum((s) => s.receipts) }),
+        })}
+        testId="dispatchers-reporting"
+      />
       <Card withBorder>
         <Text size="sm" c="dimmed">
           {t('carriers.checkedAt')}

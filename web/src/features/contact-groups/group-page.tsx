@@ -5,18 +5,16 @@ import {
   Group,
   Loader,
   Modal,
-  Pagination,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { NumberImport } from '../../components/ui/number-import';
+import { NumberList, useNumberListPage } from '../../components/ui/number-list';
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
 import { QueryFailure } from '../../components/ui/query-failure';
 import { usePageTitle } from '../../lib/use-page-title';
@@ -30,8 +28,6 @@ import {
   useMembers,
   useRenameGroup,
 } from './api';
-
-const PAGE_SIZE = 50;
 
 /** One contact group: rename, delete, import a file, add numbers, browse, search and remove. */
 export function ContactGroupPage({ groupId }: { groupId: number }) {
@@ -152,67 +148,25 @@ function AddNumbers({ groupId }: { groupId: number }) {
 
 function Members({ groupId }: { groupId: number }) {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const digits = search.replace(/\D/g, '');
-  const members = useMembers(groupId, digits, (page - 1) * PAGE_SIZE, PAGE_SIZE);
+  const page = useNumberListPage();
+  const members = useMembers(groupId, page.digits, page.offset, page.limit);
   const remove = useChangeMembers(groupId, 'remove');
-  const pages = members.data ? Math.max(1, Math.ceil(members.data.total / PAGE_SIZE)) : 1;
   return (
-    <Stack gap="sm">
-      <Title order={2} size="h4">
-        {t('contactGroups.browse')}
-      </Title>
-      <TextInput
-        label={t('contactGroups.search')}
-        placeholder="0812…"
-        inputMode="numeric"
-        value={search}
-        onChange={(event) => {
-          setSearch(event.currentTarget.value);
-          setPage(1);
-        }}
-        maw={320}
-      />
-      <ApiErrorAlert error={members.error ?? remove.error} />
-      {members.data ? (
-        <>
-          <Text size="sm" c="dimmed" data-testid="members-total">
-            {t('contactGroups.found', { count: members.data.total })}
-          </Text>
-          <Table striped aria-label={t('contactGroups.browse')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('contactGroups.number')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('contactGroups.actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {members.data.data.map(({ msisdn }) => (
-                <Table.Tr key={msisdn}>
-                  <Table.Td ff="monospace">{msisdn}</Table.Td>
-                  <Table.Td ta="right">
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      color="red"
-                      aria-label={t('contactGroups.removeNumber', { number: msisdn })}
-                      onClick={() => remove.mutate([msisdn])}
-                    >
-                      {t('contactGroups.remove')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          {pages > 1 ? (
-            <Pagination total={pages} value={page} onChange={setPage} size="sm" />
-          ) : null}
-        </>
-      ) : null}
-    </Stack>
+    <NumberList
+      page={page}
+      numbers={members}
+      remove={remove}
+      totalTestId="members-total"
+      labels={{
+        title: t('contactGroups.browse'),
+        search: t('contactGroups.search'),
+        found: (count) => t('contactGroups.found', { count }),
+        table: t('contactGroups.browse'),
+        number: t('contactGroups.number'),
+        actions: t('contactGroups.actions'),
+        remove: t('contactGroups.remove'),
+        removeNumber: (number) => t('contactGroups.removeNumber', { number }),
+      }}
+    />
   );
 }

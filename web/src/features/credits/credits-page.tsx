@@ -1,4 +1,5 @@
-import { Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { StatCard } from '../../components/ui/stat-card';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useLedger } from './api';
@@ -22,22 +23,12 @@ export function CreditsPage() {
       </div>
       {first ? (
         <SimpleGrid cols={{ base: 1, xs: 2 }} maw={560}>
-          <Card withBorder>
-            <Text size="sm" c="dimmed">
-              {t('credits.balance')}
-            </Text>
-            <Text size="xl" fw={700} data-testid="credit-balance">
-              {number(first.balance)}
-            </Text>
-          </Card>
-          <Card withBorder>
-            <Text size="sm" c="dimmed">
-              {t('credits.pricePerPart')}
-            </Text>
-            <Text size="xl" fw={700}>
-              {number(first.pricePerPart)}
-            </Text>
-          </Card>
+          <StatCard
+            label={t('credits.balance')}
+            value={number(first.balance)}
+            testId="credit-balance"
+          />
+          <StatCard label={t('credits.pricePerPart')} value={number(first.pricePerPart)} />
         </SimpleGrid>
       ) : null}
       <Group>

@@ -1,5 +1,6 @@
 import { BarChart } from '@mantine/charts';
 import { Alert, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { StatCard } from '../../components/ui/stat-card';
 import { useTranslation } from 'react-i18next';
 import type { AccountDashboard } from '@contract/dashboard';
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
@@ -53,14 +54,11 @@ function BalanceSection({ data }: { data: AccountDashboard }) {
         </Alert>
       ) : null}
       <SimpleGrid cols={{ base: 1, sm: 2 }} maw={760}>
-        <Card withBorder>
-          <Text size="sm" c="dimmed">
-            {t('credits.balance')}
-          </Text>
-          <Text size="xl" fw={700} data-testid="dashboard-balance">
-            {number(data.balance)}
-          </Text>
-        </Card>
+        <StatCard
+          label={t('credits.balance')}
+          value={number(data.balance)}
+          testId="dashboard-balance"
+        />
         <Card withBorder>
           {user.role === 'owner' ? (
             <ThresholdForm threshold={data.lowBalanceThreshold} />
