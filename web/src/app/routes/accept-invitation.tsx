@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { acceptInvitationBodySchema } from '@contract/people';
 import { GuestPage } from '../../components/layout/guest-page';
 import { ApiErrorAlert } from '../../components/ui/api-error-alert';
@@ -13,12 +13,10 @@ import {
   useInvitationPreview,
 } from '../../features/people/api';
 import { LinkProblem } from '../../features/people/link-problem';
+import { NewPasswordFields, withConfirmation } from '../../features/people/new-password-fields';
 import { homePath } from '../areas';
 
-const formSchema = acceptInvitationBodySchema
-  .omit({ token: true })
-  .extend({ confirm: z.string() })
-  .refine((form) => form.password === form.confirm, { path: ['confirm'] });
+const formSchema = withConfirmation(acceptInvitationBodySchema.omit({ token: true }));
 type AcceptForm = z.infer<typeof formSchema>;
 
 /** The page an invitation mail links to: who is invited where; a name and password; signed in. */
@@ -82,20 +80,11 @@ function AcceptForm({
           error={errors.name ? t('people.nameInvalid') : undefined}
           {...form.register('name')}
         />
-        <PasswordInput
+        <NewPasswordFields
           label={t('invitation.password')}
-          description={t('invitation.passwordHint')}
-          autoComplete="new-password"
-          required
-          error={errors.password ? t('invitation.passwordShort') : undefined}
-          {...form.register('password')}
-        />
-        <PasswordInput
-          label={t('invitation.confirm')}
-          autoComplete="new-password"
-          required
-          error={errors.confirm ? t('invitation.confirmMismatch') : undefined}
-          {...form.register('confirm')}
+          password={form.register('password')}
+          confirm={form.register('confirm')}
+          errors={errors}
         />
         <Button type="submit" loading={accept.isPending} fullWidth>
           {t('invitation.submit')}

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
@@ -13,10 +13,9 @@ import {
   useResetPreview,
 } from '../../features/people/api';
 import { LinkProblem } from '../../features/people/link-problem';
+import { NewPasswordFields, withConfirmation } from '../../features/people/new-password-fields';
 
-const formSchema = z
-  .object({ password: newPasswordSchema, confirm: z.string() })
-  .refine((form) => form.password === form.confirm, { path: ['confirm'] });
+const formSchema = withConfirmation(z.object({ password: newPasswordSchema }));
 type ResetForm = z.infer<typeof formSchema>;
 
 /** The page a reset mail links to: a new password, which ends every session of the person. */
@@ -54,21 +53,12 @@ export function ResetPasswordRoute() {
         <Stack gap="md">
           <Text>{t('reset.intro', { email: preview.data.email })}</Text>
           <ApiErrorAlert error={complete.error} />
-          <PasswordInput
+          <NewPasswordFields
             label={t('reset.password')}
-            description={t('invitation.passwordHint')}
-            autoComplete="new-password"
-            required
-            data-autofocus
-            error={errors.password ? t('invitation.passwordShort') : undefined}
-            {...form.register('password')}
-          />
-          <PasswordInput
-            label={t('invitation.confirm')}
-            autoComplete="new-password"
-            required
-            error={errors.confirm ? t('invitation.confirmMismatch') : undefined}
-            {...form.register('confirm')}
+            password={form.register('password')}
+            confirm={form.register('confirm')}
+            errors={errors}
+            autoFocus
           />
           <Button type="submit" loading={complete.isPending} fullWidth>
             {t('reset.submit')}
