@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadConfig } from './config.js';
+import { loadConfig, SETTINGS, unknownSettings } from './config.js';
 
 describe('settings', () => {
   it('paces the dispatcher as before when no NOK_DISPATCH_* is set', () => {
@@ -233,5 +233,52 @@ describe('NOK_SESSION_IDLE_MINUTES and NOK_SESSION_MAX_HOURS', () => {
       () => loadConfig({ NOK_SESSION_IDLE_MINUTES: '120', NOK_SESSION_MAX_HOURS: '1' }),
       /NOK_SESSION_IDLE_MINUTES: must be at most NOK_SESSION_MAX_HOURS/,
     );
+  });
+});
+
+describe('unknown NOK_ variables', () => {
+  it('refuses a misspelt setting, naming it and the known setting closest to it', () => {
+    assert.throws(
+      () => loadConfig({ NOK_PROT: '9000' }),
+      /NOK_PROT: not a Nok setting; did you mean NOK_PORT\?/,
+    );
+    assert.throws(
+      () => loadConfig({ NOK_DISPATCH_LEASE: '30000', NOK_SENDER_DOCUMENT_MAX_BYTE: '2048' }),
+      (error: Error) =>
+        /NOK_DISPATCH_LEASE: .*did you mean NOK_DISPATCH_LEASE_MS\?/.test(error.message) &&
+        /NOK_SENDER_DOCUMENT_MAX_BYTE: .*did you mean NOK_SENDER_DOCUMENT_MAX_BYTES\?/.test(
+          error.message,
+        ),
+    );
+  });
+
+  it('names every unknown one at once, beside the bad values', () => {
+    assert.throws(
+      () => loadConfig({ NOK_LOGLEVEL: 'debug', NOK_PORT: 'eighty' }),
+      (error: Error) =>
+        error.message.includes('NOK_LOGLEVEL: not a Nok setting; did you mean NOK_LOG_LEVEL?') &&
+        error.message.includes('NOK_PORT: '),
+    );
+  });
+
+  it("takes the test, bench and dev tooling's variables and other programs' variables as known", () => {
+    const env = {
+      NOK_TEST_PG_URL: 'postgres://postgres@127.0.0.1:5432/test',
+      NOK_BENCH_NUMBERS: '1000',
+      NOK_BENCH_PG_URL: 'postgres://postgres@127.0.0.1:5432/test',
+      NOK_DEV_PROXY_TARGET: 'http://127.0.0.1:8080',
+      PATH: '/usr/bin',
+      NOKIA: 'yes',
+    };
+    assert.deepEqual(unknownSettings(env), []);
+    assert.equal(loadConfig(env).port, 8080);
+  });
+
+  it('knows every setting it reads', () => {
+    const everySetting = Object.fromEntries(Object.keys(SETTINGS).map((name) => [name, '']));
+    assert.deepEqual(unknownSettings(everySetting), []);
+    assert.deepEqual(unknownSettings({ NOK_TEST_PG_ULR: 'x' }), [
+      { name: 'NOK_TEST_PG_ULR', closest: 'NOK_TEST_PG_URL' },
+    ]);
   });
 });

@@ -120,6 +120,15 @@ describe('a failed start', () => {
     assert.equal(existsSync(database), false);
   });
 
+  it('names a misspelt setting and the setting it was meant to be, and does not start', async () => {
+    const line = failedWithOneLine(await start(freshDatabase(), { NOK_SMSC_PROT: '2776' }));
+    assert.match(
+      line,
+      /^nok start: Invalid settings; .*NOK_SMSC_PROT: not a Nok setting; did you mean NOK_SMSC_PORT\?/,
+    );
+    assert.equal(existsSync(database), false);
+  });
+
   it('prints an unexpected failure with its stack, so that it can be acted on, and exits', async () => {
     // A store Nok did not make as it is: migrated, then a table gone. Making the demo account
     // meets it, which no start step explains.
