@@ -26,7 +26,7 @@ Every role but smsc serves /health, /metrics and /status on NOK_OPS_HOST:NOK_OPS
   migrate      applies database migrations and exits
   admin ...    operator commands; \`nok admin help\` lists them
 
-Settings are NOK_* environment variables; see the README.`;
+Settings are NOK_* environment variables; docs/configuration.md lists them.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
