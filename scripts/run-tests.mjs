@@ -1,4 +1,7 @@
-// Runs every *.test.ts under src/ and test/ with Node's test runner (Node 20 has no --test
+// Installs what the tests need first: the npm dependencies when node_modules is missing or stale
+// (ensure-dependencies.mjs), then the Debian packages of the files asked for (system-packages.mjs:
+// Chromium and Thai fonts for test/browser/, Kannel and Net::SMPP for test/interop/, PostgreSQL
+// when NOK_TEST_PG_URL names this machine). Then it runs every *.test.ts under src/ and test/ with Node's test runner (Node 20 has no --test
 // globs), the spec reporter on the terminal and a TAP copy whose totals close the run as a
 // plain "N passed, N failed" line.
 // Extra arguments pass through, e.g. `npm test -- --test-name-pattern=cancel test/api/cancel.test.ts`;
@@ -9,6 +12,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildConsole, consoleBuildProblem } from './console-build.mjs';
+import { ensureDependencies } from './ensure-dependencies.mjs';
+import { ensureSystemPackages } from './system-packages.mjs';
+
+const installed = ensureDependencies();
+if (installed !== 0) process.exit(installed);
 
 function findTests(dir) {
   const found = [];
@@ -43,6 +51,29 @@ const files = (explicit.length > 0 ? explicit : ['src', 'test'])
 if (files.length === 0) {
   console.error(`No *.test.ts file under ${explicit.join(', ')}`);
   process.exit(1);
+}
+
+const groups = [
+  [/(^|[\\/])test[\\/]browser([\\/]|$)/, 'browser'],
+  [/(^|[\\/])test[\\/]interop([\\/]|$)/, 'interop'],
+]
+  .filter(([pattern]) => files.some((file) => pattern.test(file)))
+  .map(([, group]) => group);
+if (pgOnThisMachine(process.env.NOK_TEST_PG_URL)) groups.push('postgres');
+if (groups.length > 0) {
+  const packages = ensureSystemPackages(groups);
+  if (packages !== 0) process.exit(packages);
+}
+
+/** Whether the PostgreSQL suite is asked for on this machine's server, which its package runs. */
+function pgOnThisMachine(url) {
+  if (!url) return false;
+  try {
+    const host = new URL(url).hostname;
+    return ['', 'localhost', '127.0.0.1', '[::1]'].includes(host);
+  } catch {
+    return false;
+  }
 }
 
 // Browser tests drive the built console, and `nok start`'s test fetches it: build it first when
