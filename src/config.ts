@@ -375,7 +375,10 @@ export function unknownSettings(env: NodeJS.ProcessEnv): { name: string; closest
   return Object.keys(env)
     .filter((name) => name.startsWith('NOK_') && !known(name))
     .sort()
-    .map((name) => ({ name, closest: closestName(name, [...settings, ...tooling]) }));
+    .map((name) => ({
+      name,
+      closest: closestName(name, [...settings, ...tooling.filter((n) => !n.endsWith('*'))]),
+    }));
 }
 
 function closestName(name: string, candidates: readonly string[]): string {
