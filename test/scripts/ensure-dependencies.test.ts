@@ -1,9 +1,19 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { dependenciesProblem, ensureDependencies } from '../../scripts/ensure-dependencies.mjs';
 
 /**
@@ -96,5 +106,43 @@ describe('installing the dependencies before start and tests', () => {
 
   it("finds this repository's own node_modules fresh", () => {
     assert.equal(dependenciesProblem(), null);
+  });
+});
+
+describe('installing the dependencies without root, on a machine without the build packages', () => {
+  it('prints the command that installs them and stops before npm ci', () => {
+    // A copy of the two scripts beside a project of its own, readable by nobody, and a dpkg
+    // database of the test's own (dpkg's DPKG_ADMINDIR) in which nothing is installed.
+    const root = makeProject();
+    const dpkgDir = mkdtempSync(join(tmpdir(), 'nok-dpkg-'));
+    try {
+      writeFileSync(join(dpkgDir, 'status'), '', { mode: 0o644 });
+      mkdirSync(join(root, 'scripts'));
+      for (const name of ['ensure-dependencies.mjs', 'system-packages.mjs']) {
+        const from = fileURLToPath(new URL(`../../scripts/${name}`, import.meta.url));
+        copyFileSync(from, join(root, 'scripts', name));
+      }
+      for (const dir of [root, dpkgDir]) chmodSync(dir, 0o755);
+      const asNobody =
+        process.getuid?.() === 0
+          ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath]
+          : [process.execPath];
+      const result = spawnSync(
+        asNobody[0]!,
+        [...asNobody.slice(1), join(root, 'scripts', 'ensure-dependencies.mjs')],
+        { encoding: 'utf8', env: { ...process.env, DPKG_ADMINDIR: dpkgDir } },
+      );
+      const output = result.stdout + result.stderr;
+      assert.equal(result.status, 1, output);
+      assert.match(output, /node_modules is missing: installing the dependencies \(npm ci\)/);
+      assert.match(
+        output,
+        /^ {2}sudo apt-get update && sudo apt-get install -y --no-install-recommends g\+\+ make python3$/m,
+      );
+      assert.equal(existsSync(join(root, 'node_modules')), false, 'npm ci did not run');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(dpkgDir, { recursive: true, force: true });
+    }
   });
 });
