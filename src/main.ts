@@ -5,6 +5,7 @@ import type { CarrierConfig } from './carriers/carrier-config.js';
 import type { Carriers } from './carriers/start-carriers.js';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
+import { systemTimers, type Timers } from './domain/timers.js';
 import type { Store } from './domain/store.js';
 import type { Dispatcher } from './dispatcher/dispatcher.js';
 import { createLogger } from './logging/create-logger.js';
@@ -55,6 +56,8 @@ export interface Runtime {
 export interface RuntimeOptions {
   readonly logger?: Logger;
   readonly clock?: Clock;
+  /** What the scheduler and the dispatcher wait on; with a fake clock, its timers. */
+  readonly timers?: Timers;
   /** false: build the apps without listening (tests inject). */
   readonly listen?: boolean;
   /** The carriers, instead of NOK_CARRIERS_FILE. */
@@ -73,6 +76,7 @@ export async function startRuntime(
 ): Promise<Runtime> {
   const logger = options.logger ?? createLogger(config);
   const clock = options.clock ?? systemClock;
+  const timers = options.timers ?? systemTimers;
   const listen = options.listen !== false;
   const started = new StartedParts(logger);
   try {
@@ -88,6 +92,7 @@ export async function startRuntime(
           database,
           smsc,
           clock,
+          timers,
           logger,
           metrics,
           carriers: options.carriers,
@@ -104,6 +109,7 @@ export async function startRuntime(
           store,
           engine: database.engine,
           clock,
+          timers,
           logger,
           intervalMs: config.schedulerIntervalMs,
           chunkSize: config.materialiseChunkSize,

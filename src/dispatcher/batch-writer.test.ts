@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pino from 'pino';
+import { systemTimers } from '../domain/timers.js';
 import { BatchWriter } from './batch-writer.js';
 
 const logger = pino({ level: 'silent' });
@@ -29,6 +30,7 @@ function writer(
     delayMs: options.delayMs ?? 1,
     retryDelayMs: 1,
     concurrency: options.concurrency,
+    timers: systemTimers,
     logger,
     what: 'test',
   });

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { ReconnectBackoff } from '../domain/reconnect-backoff.js';
+import { sleep, type Timer, type Timers } from '../domain/timers.js';
 
 export interface BatchWriterOptions<T> {
   /** Writes one batch durably. */
@@ -18,6 +19,8 @@ export interface BatchWriterOptions<T> {
    * with another's; the storage must accept concurrent writers (row locks, deadlock retries).
    */
   readonly concurrency?: number;
+  /** What the wait for company and the wait after a failed write are set on. */
+  readonly timers: Timers;
   readonly logger: Logger;
   readonly what: string;
 }
@@ -32,11 +35,14 @@ interface Pending<T> {
  * Group commit: items added within `delayMs` (or until `maxBatch`) go to storage in one
  * transaction, and each `add` resolves once its item is durable. A failed write is retried with
  * the same items until it succeeds, so nothing added is dropped; only `stop` gives up, and then
- * the pending adds reject.
+ * the pending adds reject. A batch that starts at once (a full one) waits on no timer: it is
+ * written on the next turn of the event loop.
  */
 export class BatchWriter<T> {
   #queue: Pending<T>[] = [];
-  #timer: NodeJS.Timeout | undefined;
+  #timer: Timer | undefined;
+  /** A write is asked for on the next turn of the event loop. */
+  #soon = false;
   /** Writes under way, each with its batch until it is durable. */
   readonly #writes = new Map<Promise<void>, Pending<T>[]>();
   #stopped = false;
@@ -60,7 +66,7 @@ export class BatchWriter<T> {
    * under way: one round, so a steady stream of adds cannot keep the caller waiting.
    */
   async flush(): Promise<void> {
-    clearTimeout(this.#timer);
+    this.#timer?.clear();
     this.#timer = undefined;
     const queued = this.#queue.length;
     const waits = [...this.#writes.keys()];
@@ -76,7 +82,7 @@ export class BatchWriter<T> {
   /** Writes what is queued (one try), then refuses more. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    clearTimeout(this.#timer);
+    this.#timer?.clear();
     this.#timer = undefined;
     await Promise.all(this.#writes.keys());
     const batch = this.#queue;
@@ -101,14 +107,30 @@ export class BatchWriter<T> {
 
   #kick(delayMs: number): void {
     if (this.#writes.size >= (this.options.concurrency ?? 1)) return;
-    if (this.#timer && delayMs > 0) return;
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      while (this.#writes.size < (this.options.concurrency ?? 1) && this.#queue.length > 0) {
-        void this.#write(this.#queue.splice(0, this.options.maxBatch));
-      }
-    }, delayMs);
+    if (delayMs > 0) {
+      if (this.#timer || this.#soon) return;
+      this.#timer = this.options.timers.after(delayMs, () => {
+        this.#timer = undefined;
+        this.#start();
+      });
+      return;
+    }
+    this.#timer?.clear();
+    this.#timer = undefined;
+    if (this.#soon) return;
+    this.#soon = true;
+    setImmediate(() => {
+      this.#soon = false;
+      this.#start();
+    });
+  }
+
+  /** Starts writes of what is queued, as many as may run at once. */
+  #start(): void {
+    if (this.#stopped) return;
+    while (this.#writes.size < (this.options.concurrency ?? 1) && this.#queue.length > 0) {
+      void this.#write(this.#queue.splice(0, this.options.maxBatch));
+    }
   }
 
   #write(batch: Pending<T>[]): Promise<void> {
@@ -143,7 +165,7 @@ export class BatchWriter<T> {
           { err: error, items: batch.length, retryInMs },
           `${this.options.what}: write failed; retrying`,
         );
-        await new Promise((resolve) => setTimeout(resolve, retryInMs));
+        await sleep(this.options.timers, retryInMs);
       }
     }
   }

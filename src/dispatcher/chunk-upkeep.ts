@@ -5,6 +5,7 @@ import {
   type DeliveryStore,
   type SweepCursor,
 } from '../domain/delivery/delivery-store.js';
+import type { Timers } from '../domain/timers.js';
 
 export interface Upkeep {
   stop(): void;
@@ -19,22 +20,20 @@ export function startLeaseRenewal(input: {
   readonly owner: string;
   readonly leaseMs: number;
   readonly now: () => number;
+  readonly timers: Timers;
   readonly held: () => readonly ChunkKey[];
   readonly logger: Logger;
 }): Upkeep {
-  const timer = setInterval(
-    () => {
-      const keys = input.held();
-      if (keys.length === 0) return;
-      input.delivery
-        .renewLeases(input.owner, keys, input.now() + input.leaseMs)
-        .catch((error: unknown) =>
-          input.logger.error({ err: error }, 'renewing chunk leases failed'),
-        );
-    },
-    Math.max(1000, Math.floor(input.leaseMs / 3)),
-  );
-  return { stop: () => clearInterval(timer) };
+  const timer = input.timers.every(Math.max(1000, Math.floor(input.leaseMs / 3)), () => {
+    const keys = input.held();
+    if (keys.length === 0) return;
+    input.delivery
+      .renewLeases(input.owner, keys, input.now() + input.leaseMs)
+      .catch((error: unknown) =>
+        input.logger.error({ err: error }, 'renewing chunk leases failed'),
+      );
+  });
+  return { stop: () => timer.clear() };
 }
 
 /**
@@ -49,6 +48,7 @@ export function startReceiptSweep(input: {
   readonly receiptWindowsMs: ReadonlyMap<string, number>;
   readonly defaultReceiptWindowMs: number;
   readonly now: () => number;
+  readonly timers: Timers;
   readonly logger: Logger;
 }): Upkeep {
   let sweeping = false;
@@ -67,17 +67,17 @@ export function startReceiptSweep(input: {
       from = result.next;
     }
   }
-  const timer = setInterval(() => {
+  const timer = input.timers.every(input.intervalMs, () => {
     if (sweeping) return;
     sweeping = true;
     sweep()
       .catch((error: unknown) => input.logger.error({ err: error }, 'delivery sweep failed'))
       .finally(() => (sweeping = false));
-  }, input.intervalMs);
+  });
   return {
     stop() {
       stopped = true;
-      clearInterval(timer);
+      timer.clear();
     },
   };
 }

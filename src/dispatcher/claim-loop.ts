@@ -33,7 +33,7 @@ export function startClaiming(
     readonly onOutcome: (outcome: PartOutcome) => Promise<void>;
   },
 ): Claiming {
-  const { delivery, logger, owner, now, slots, held } = options;
+  const { delivery, logger, owner, now, timers, slots, held } = options;
   let stopping = false;
   let wakeUp: (() => void) | undefined;
   let submitted = 0;
@@ -44,9 +44,9 @@ export function startClaiming(
 
   function idle(delayMs = options.idlePollMs): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, delayMs);
+      const timer = timers.after(delayMs, done);
       function done() {
-        clearTimeout(timer);
+        timer.clear();
         wakeUp = undefined;
         resolve();
       }

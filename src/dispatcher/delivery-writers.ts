@@ -5,6 +5,7 @@ import type {
   PartOutcome,
   ReceiptReport,
 } from '../domain/delivery/delivery-store.js';
+import type { Timers } from '../domain/timers.js';
 import { BatchWriter } from './batch-writer.js';
 
 /** How submit outcomes and receipts are grouped into commits. */
@@ -34,16 +35,18 @@ export interface DeliveryWriters {
 export function createDeliveryWriters(input: {
   readonly delivery: DeliveryStore;
   readonly now: () => number;
+  readonly timers: Timers;
   readonly logger: Logger;
   readonly commit: GroupCommitOptions;
   readonly onReceipts?: (applied: readonly AppliedReceipt[]) => void;
 }): DeliveryWriters {
-  const { delivery, now, logger, commit } = input;
+  const { delivery, now, timers, logger, commit } = input;
   const outcomes = new BatchWriter<PartOutcome>({
     write: (items) => delivery.recordOutcomes(items, now()),
     maxBatch: commit.maxBatch,
     delayMs: commit.delayMs,
     retryDelayMs: commit.retryDelayMs,
+    timers,
     logger,
     what: 'submit outcomes',
   });
@@ -60,6 +63,7 @@ export function createDeliveryWriters(input: {
     delayMs: commit.delayMs,
     retryDelayMs: commit.retryDelayMs,
     concurrency: commit.receiptConcurrency,
+    timers,
     logger,
     what: 'receipts',
   });

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
+import type { Timers } from '../domain/timers.js';
 import type { AppliedReceipt, DeliveryStore } from '../domain/delivery/delivery-store.js';
 import type { Router, SubmitAnswer } from '../domain/delivery/carrier-port.js';
 import type { GroupCommitOptions } from './delivery-writers.js';
@@ -9,6 +10,8 @@ export interface DispatcherOptions {
   readonly delivery: DeliveryStore;
   readonly route: Router;
   readonly clock: Clock;
+  /** What idle polls, lease renewals, sweeps, group commits and their retries wait on. */
+  readonly timers: Timers;
   readonly logger: Logger;
   /** Names this process in chunk leases; unique among dispatchers. */
   readonly owner: string;

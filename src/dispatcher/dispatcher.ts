@@ -1,5 +1,6 @@
 import type { DispatcherStats } from '../domain/delivery/status-board.js';
 import type { ReceiptReport } from '../domain/delivery/delivery-store.js';
+import type { Timer } from '../domain/timers.js';
 import { startLeaseRenewal, startReceiptSweep } from './chunk-upkeep.js';
 import { startClaiming, type HeldChunk } from './claim-loop.js';
 import { createDeliveryWriters } from './delivery-writers.js';
@@ -29,7 +30,7 @@ export interface Dispatcher {
  * order that interleaves messages (DeliveryStore).
  */
 export function startDispatcher(options: DispatcherOptions): Dispatcher {
-  const { delivery, logger, owner } = options;
+  const { delivery, logger, owner, timers } = options;
   const now = () => options.clock.now();
   const slots = new Slots(options.maxInFlight);
   const held = new Map<string, HeldChunk>();
@@ -38,6 +39,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   const { outcomes, receipts } = createDeliveryWriters({
     delivery,
     now,
+    timers,
     logger,
     commit: options.commit,
     onReceipts: (applied) => options.observer?.receipts(applied),
@@ -47,6 +49,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     owner,
     leaseMs: options.leaseMs,
     now,
+    timers,
     held: () => [...held.values()].map((h) => h.chunk),
     logger,
   });
@@ -56,6 +59,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     receiptWindowsMs: options.receiptWindowsMs,
     defaultReceiptWindowMs: options.defaultReceiptWindowMs,
     now,
+    timers,
     logger,
   });
   const claims = startClaiming({
@@ -83,10 +87,12 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     async stop(drainMs = 10_000) {
       sweep.stop();
       await claims.stop();
-      const deadline = Date.now() + drainMs;
-      while (slots.inUse > 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      let deadline: Timer | undefined;
+      await Promise.race([
+        slots.drained(),
+        new Promise<void>((resolve) => (deadline = timers.after(drainMs, resolve))),
+      ]);
+      deadline?.clear();
       await outcomes.drain();
       await Promise.all([...held.values()].filter((h) => h.outstanding === 0).map(claims.release));
       renewal.stop();

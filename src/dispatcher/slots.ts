@@ -5,6 +5,7 @@
 export class Slots {
   #free: number;
   #waiters: ((granted: boolean) => void)[] = [];
+  #drained: (() => void)[] = [];
   #closed = false;
 
   constructor(readonly size: number) {
@@ -27,7 +28,13 @@ export class Slots {
   release(): void {
     const next = this.#waiters.shift();
     if (next) next(true);
-    else this.#free++;
+    else if (++this.#free === this.size) for (const done of this.#drained.splice(0)) done();
+  }
+
+  /** Resolves once no slot is held. */
+  drained(): Promise<void> {
+    if (this.inUse === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#drained.push(resolve));
   }
 
   close(): void {

@@ -9,6 +9,7 @@ import {
 import { createCarriers, type Carriers } from '../carriers/start-carriers.js';
 import type { Config } from '../config.js';
 import type { Clock } from '../domain/clock.js';
+import type { Timers } from '../domain/timers.js';
 import type { DispatchObserver } from '../dispatcher/dispatcher-options.js';
 import { startDispatcher, type Dispatcher } from '../dispatcher/dispatcher.js';
 import { startDeliveryFigures } from '../dispatcher/delivery-figures.js';
@@ -48,6 +49,7 @@ export async function startDelivery(
     readonly database: Database;
     readonly smsc: RunningSmsc | undefined;
     readonly clock: Clock;
+    readonly timers: Timers;
     readonly logger: Logger;
     readonly metrics: Metrics | undefined;
     readonly carriers?: CarrierConfig;
@@ -74,6 +76,7 @@ export async function startDelivery(
     delivery: deps.database.delivery,
     route: carriers.route,
     clock: deps.clock,
+    timers: deps.timers,
     logger,
     owner,
     chunkSize: settings.chunkSize,

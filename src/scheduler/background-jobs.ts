@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { ReconnectBackoff } from '../domain/reconnect-backoff.js';
 import type { Clock } from '../domain/clock.js';
+import type { Timer, Timers } from '../domain/timers.js';
 import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import type { RecipientChunkWriter } from '../domain/recipients/recipient-chunk-writer.js';
 import { isStoreUnavailable } from '../domain/store-unavailable.js';
@@ -25,6 +26,8 @@ export interface BackgroundJobOptions {
   readonly store: JobsStore;
   readonly engine: RecipientChunkWriter;
   readonly clock: Clock;
+  /** What the idle tick and the wait after a failed step are set on. */
+  readonly timers: Timers;
   readonly logger: Logger;
   readonly intervalMs: number;
   readonly chunkSize: number;
@@ -50,14 +53,16 @@ const MAX_BACKOFF_INTERVALS = 16;
  * what the console leaves behind once it is over (purge-expired.ts). One step at a time; between materialisation chunks it yields to the event
  * loop so an API in the same process keeps answering. A failed step (the store down or full)
  * changed nothing it did not commit, and is tried again after a delay that doubles while it
- * keeps failing; a wake
- * (a send accepted: the store is back) tries at once.
+ * keeps failing; a wake (a send accepted: the store is back) tries at once. The idle tick and
+ * those delays are timers of `timers`; a step asked for at once (the start, a wake) runs on the
+ * next turn of the event loop and waits on no timer.
  */
 export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJobs {
-  const { store, engine, clock, logger } = options;
+  const { store, engine, clock, timers, logger } = options;
   const cache = new CompactListCache(2);
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
+  let tick: Timer | undefined;
+  let soon = false;
   let running: Promise<void> | undefined;
   let wakeRequested = false;
   const backoff = new ReconnectBackoff(
@@ -115,13 +120,24 @@ export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJo
     if (!stopped) await purge();
   }
 
+  /** The next step in `delayMs`, or on the next turn for 0; replaces the step scheduled. */
   function schedule(delayMs: number): void {
     if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(run, delayMs);
+    tick?.clear();
+    tick = undefined;
+    if (delayMs > 0) {
+      tick = timers.after(delayMs, run);
+    } else if (!soon) {
+      soon = true;
+      setImmediate(() => {
+        soon = false;
+        run();
+      });
+    }
   }
 
   function run(): void {
+    if (stopped) return;
     if (running) {
       wakeRequested = true;
       return;
@@ -161,7 +177,8 @@ export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJo
     },
     async stop() {
       stopped = true;
-      clearTimeout(timer);
+      tick?.clear();
+      tick = undefined;
       await running;
     },
   };

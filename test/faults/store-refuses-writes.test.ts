@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { startBackgroundJobs } from '../../src/scheduler/background-jobs.js';
+import { systemTimers } from '../../src/domain/timers.js';
 import { waitUntil } from '../interop/wait-until.js';
 import { testEngines, type TestEngine } from '../support/engines.js';
 import { createHarness, type Harness } from '../support/harness.js';
@@ -93,6 +94,7 @@ describe('the store refusing writes', () => {
             store: h.store,
             engine: h.db.database.engine,
             clock: h.clock,
+            timers: systemTimers,
             logger,
             intervalMs: 40,
             chunkSize: 500,

@@ -8,62 +8,16 @@ import { createHarness, type Customer, type Harness } from '../support/harness.j
 import { loadConfig } from '../../src/config.js';
 
 const HOUR_MS = 3_600_000;
-// Longer than any test: every step here is started by wake() or by the start, never by the tick.
-const INTERVAL_MS = 3_600_000;
+// Longer than any test moves the clock: every step here is started by wake() or by the start,
+// never by the tick.
+const INTERVAL_MS = 1000 * HOUR_MS;
 const CHUNK_SIZE = 7;
 const MAX_TURNS = 20_000;
-
-/**
- * Records the timers that background-jobs.ts creates and which of them are still pending, by
- * wrapping the global setTimeout/clearTimeout for the length of a test.
- */
-function trackJobTimers() {
-  const realSetTimeout = globalThis.setTimeout;
-  const realClearTimeout = globalThis.clearTimeout;
-  const pending = new Set<unknown>();
-  let created = 0;
-  const tracked = (
-    callback: (...args: unknown[]) => void,
-    delayMs?: number,
-    ...args: unknown[]
-  ) => {
-    // The direct caller (frame 2, after "Error" and this wrapper), not any async ancestor: a
-    // pool's idle timer set while a step awaits a query is not the jobs' timer.
-    const fromJobs = new Error().stack?.split('\n')[2]?.includes('background-jobs.ts') ?? false;
-    const handle: NodeJS.Timeout = realSetTimeout(
-      (...callArgs: unknown[]) => {
-        pending.delete(handle);
-        callback(...callArgs);
-      },
-      delayMs,
-      ...args,
-    );
-    if (fromJobs) {
-      created++;
-      pending.add(handle);
-    }
-    return handle;
-  };
-  globalThis.setTimeout = tracked as unknown as typeof setTimeout;
-  globalThis.clearTimeout = ((handle?: NodeJS.Timeout | string | number) => {
-    pending.delete(handle);
-    realClearTimeout(handle);
-  }) as typeof clearTimeout;
-  return {
-    pending,
-    created: () => created,
-    restore() {
-      globalThis.setTimeout = realSetTimeout;
-      globalThis.clearTimeout = realClearTimeout;
-    },
-  };
-}
 
 for (const engine of testEngines()) {
   describe(`background jobs (${engine.name})`, () => {
     let h: Harness;
     let c: Customer;
-    let timers: ReturnType<typeof trackJobTimers>;
     let jobs: BackgroundJobs | undefined;
 
     before(async () => {
@@ -74,15 +28,14 @@ for (const engine of testEngines()) {
     afterEach(async () => {
       await jobs?.stop();
       jobs = undefined;
-      timers?.restore();
     });
 
     function start(): BackgroundJobs {
-      timers = trackJobTimers();
       jobs = startBackgroundJobs({
         store: h.store,
         engine: h.db.database.engine,
         clock: h.clock,
+        timers: h.clock,
         logger: pino({ level: 'silent' }),
         intervalMs: INTERVAL_MS,
         chunkSize: CHUNK_SIZE,
@@ -194,7 +147,8 @@ for (const engine of testEngines()) {
         'materialisation has started',
         async () => (await current(backlog.uuid)).materialisedUpto > 0,
       );
-      h.clock.advance(2 * HOUR_MS);
+      // Past the message's time and a whole interval: the next release between chunks is due.
+      h.clock.advance(INTERVAL_MS);
       await until(
         'the scheduled message is released',
         async () => (await current(scheduled.uuid)).status === 'pending',
@@ -234,23 +188,22 @@ for (const engine of testEngines()) {
         'materialisation has started',
         async () => (await current(message.uuid)).materialisedUpto > 0,
       );
-      assert.ok(timers.created() >= 1);
       await running.stop();
       jobs = undefined;
-      assert.equal(timers.pending.size, 0, 'no timer of the jobs is pending');
+      assert.equal(h.clock.pendingTimers, 0, 'no timer of the jobs is pending');
 
       const stoppedAt = (await current(message.uuid)).materialisedUpto;
       assert.ok(stoppedAt < 700, 'stopped before the end');
       running.wake();
-      const createdBefore = timers.created();
+      const setBefore = h.clock.timersSet;
       for (let i = 0; i < 200; i++) await nextTurn();
       assert.equal(
         (await current(message.uuid)).materialisedUpto,
         stoppedAt,
         'nothing ran after stop',
       );
-      assert.equal(timers.created(), createdBefore, 'wake after stop schedules nothing');
-      assert.equal(timers.pending.size, 0);
+      assert.equal(h.clock.timersSet, setBefore, 'wake after stop schedules nothing');
+      assert.equal(h.clock.pendingTimers, 0);
       await running.stop();
 
       // Another scheduler finishes the message where this one stopped.
@@ -264,11 +217,11 @@ for (const engine of testEngines()) {
 
     it('stops at once when idle and leaves no timer', async () => {
       const idle = start();
-      await until('the first step has run', async () => timers.created() >= 2);
-      assert.equal(timers.pending.size, 1, 'one tick is scheduled while idle');
+      await until('the first step has run', async () => h.clock.pendingTimers > 0);
+      assert.equal(h.clock.pendingTimers, 1, 'one tick is scheduled while idle');
       await idle.stop();
       jobs = undefined;
-      assert.equal(timers.pending.size, 0);
+      assert.equal(h.clock.pendingTimers, 0);
     });
   });
 }

@@ -67,6 +67,7 @@ for (const engine of testEngines()) {
         store: h.store,
         engine: h.db.database.engine,
         clock: h.clock,
+        timers: h.clock,
         logger: silent,
         intervalMs: HOUR_MS,
         chunkSize: 100,

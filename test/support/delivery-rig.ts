@@ -8,6 +8,7 @@ import type { DispatchObserver } from '../../src/dispatcher/dispatcher-options.j
 import { startDispatcher, type Dispatcher } from '../../src/dispatcher/dispatcher.js';
 import { CompactListCache } from '../../src/domain/recipients/compact-list-cache.js';
 import { systemClock } from '../../src/domain/clock.js';
+import { systemTimers } from '../../src/domain/timers.js';
 import { materialiseNextChunk } from '../../src/scheduler/materialise-recipients.js';
 import type { SmscOptions } from '../../src/smsc/smsc-options.js';
 import { startSmsc, type RunningSmsc } from '../../src/smsc/start-smsc.js';
@@ -86,6 +87,7 @@ export async function startDeliveryRig(
       delivery: h.db.database.delivery,
       route: carriers.route,
       clock: systemClock,
+      timers: systemTimers,
       logger: silent,
       owner: `test-dispatcher-${index}`,
       chunkSize: 100,
