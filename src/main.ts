@@ -5,6 +5,7 @@ import type { CarrierConfig } from './carriers/carrier-config.js';
 import type { Carriers } from './carriers/start-carriers.js';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
+import { LifecycleEvents } from './domain/lifecycle-events.js';
 import { systemTimers, type Timers } from './domain/timers.js';
 import type { Store } from './domain/store.js';
 import type { Dispatcher } from './dispatcher/dispatcher.js';
@@ -43,6 +44,8 @@ export interface Runtime {
   readonly ops: FastifyInstance;
   readonly jobs?: BackgroundJobs;
   readonly dispatcher?: Dispatcher;
+  /** What this process's scheduler and dispatcher tell of messages, once committed (ADR 0040). */
+  readonly events: LifecycleEvents;
   readonly carriers?: Carriers;
   readonly smsc?: RunningSmsc;
   readonly metrics?: Metrics;
@@ -77,6 +80,9 @@ export async function startRuntime(
   const logger = options.logger ?? createLogger(config);
   const clock = options.clock ?? systemClock;
   const timers = options.timers ?? systemTimers;
+  const events = new LifecycleEvents((error, name) =>
+    logger.error({ err: error, event: name }, 'a listener of a lifecycle event failed'),
+  );
   const listen = options.listen !== false;
   const started = new StartedParts(logger);
   try {
@@ -93,6 +99,7 @@ export async function startRuntime(
           smsc,
           clock,
           timers,
+          events,
           logger,
           metrics,
           carriers: options.carriers,
@@ -110,6 +117,7 @@ export async function startRuntime(
           engine: database.engine,
           clock,
           timers,
+          events,
           logger,
           intervalMs: config.schedulerIntervalMs,
           chunkSize: config.materialiseChunkSize,
@@ -157,6 +165,7 @@ export async function startRuntime(
       ops: ops.app,
       jobs,
       dispatcher: delivery?.dispatcher,
+      events,
       carriers: delivery?.carriers,
       smsc,
       metrics,

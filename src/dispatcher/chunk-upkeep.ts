@@ -5,6 +5,7 @@ import {
   type DeliveryStore,
   type SweepCursor,
 } from '../domain/delivery/delivery-store.js';
+import type { LifecycleEvents } from '../domain/lifecycle-events.js';
 import type { Timers } from '../domain/timers.js';
 
 export interface Upkeep {
@@ -49,6 +50,7 @@ export function startReceiptSweep(input: {
   readonly defaultReceiptWindowMs: number;
   readonly now: () => number;
   readonly timers: Timers;
+  readonly events: LifecycleEvents;
   readonly logger: Logger;
 }): Upkeep {
   let sweeping = false;
@@ -64,6 +66,7 @@ export function startReceiptSweep(input: {
       });
       if (result.timedOut > 0)
         input.logger.info({ timedOut: result.timedOut }, 'recipients without a receipt timed out');
+      input.events.emit('swept', { timedOut: result.timedOut });
       from = result.next;
     }
   }

@@ -33,7 +33,7 @@ export function startClaiming(
     readonly onOutcome: (outcome: PartOutcome) => Promise<void>;
   },
 ): Claiming {
-  const { delivery, logger, owner, now, timers, slots, held } = options;
+  const { delivery, events, logger, owner, now, timers, slots, held } = options;
   let stopping = false;
   let wakeUp: (() => void) | undefined;
   let submitted = 0;
@@ -57,7 +57,8 @@ export function startClaiming(
   async function release(entry: HeldChunk): Promise<void> {
     const key = keyOf(entry.chunk);
     try {
-      await delivery.releaseChunk(owner, entry.chunk, now());
+      const finished = await delivery.releaseChunk(owner, entry.chunk, now());
+      if (finished) events.emit('messageComplete', finished);
     } catch (error) {
       // The lease runs out and the chunk is claimed again; nothing is lost.
       logger.error({ err: error, messageId: entry.chunk.messageId }, 'releasing a chunk failed');
@@ -140,6 +141,13 @@ export function startClaiming(
         await idle();
         continue;
       }
+      events.emit('chunkClaimed', {
+        owner,
+        messageId: chunk.messageId,
+        firstSeq: chunk.firstSeq,
+        lastSeq: chunk.lastSeq,
+        due: chunk.recipients.length,
+      });
       const entry: HeldChunk = { chunk, outstanding: 0, issued: false };
       held.set(keyOf(chunk), entry);
       void issue(entry).then(() => wakeUp?.());

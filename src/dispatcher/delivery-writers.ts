@@ -5,6 +5,7 @@ import type {
   PartOutcome,
   ReceiptReport,
 } from '../domain/delivery/delivery-store.js';
+import type { LifecycleEvents } from '../domain/lifecycle-events.js';
 import type { Timers } from '../domain/timers.js';
 import { BatchWriter } from './batch-writer.js';
 
@@ -36,13 +37,17 @@ export function createDeliveryWriters(input: {
   readonly delivery: DeliveryStore;
   readonly now: () => number;
   readonly timers: Timers;
+  readonly events: LifecycleEvents;
   readonly logger: Logger;
   readonly commit: GroupCommitOptions;
   readonly onReceipts?: (applied: readonly AppliedReceipt[]) => void;
 }): DeliveryWriters {
-  const { delivery, now, timers, logger, commit } = input;
+  const { delivery, now, timers, events, logger, commit } = input;
   const outcomes = new BatchWriter<PartOutcome>({
-    write: (items) => delivery.recordOutcomes(items, now()),
+    write: async (items) => {
+      await delivery.recordOutcomes(items, now());
+      events.emit('outcomesStored', { outcomes: items });
+    },
     maxBatch: commit.maxBatch,
     delayMs: commit.delayMs,
     retryDelayMs: commit.retryDelayMs,
@@ -57,6 +62,7 @@ export function createDeliveryWriters(input: {
       // waiting as an orphan for the sweep.
       await outcomes.flush();
       const applied = await delivery.applyReceipts(items, now());
+      events.emit('receiptsStored', { receipts: items.length, applied });
       input.onReceipts?.(applied);
     },
     maxBatch: commit.maxBatch,

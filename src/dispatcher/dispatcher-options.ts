@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
+import type { LifecycleEvents } from '../domain/lifecycle-events.js';
 import type { Timers } from '../domain/timers.js';
 import type { AppliedReceipt, DeliveryStore } from '../domain/delivery/delivery-store.js';
 import type { Router, SubmitAnswer } from '../domain/delivery/carrier-port.js';
@@ -12,6 +13,11 @@ export interface DispatcherOptions {
   readonly clock: Clock;
   /** What idle polls, lease renewals, sweeps, group commits and their retries wait on. */
   readonly timers: Timers;
+  /**
+   * Told of chunks claimed, outcomes and receipts stored, sweeps done and messages complete,
+   * each once committed.
+   */
+  readonly events: LifecycleEvents;
   readonly logger: Logger;
   /** Names this process in chunk leases; unique among dispatchers. */
   readonly owner: string;

@@ -30,7 +30,7 @@ export interface Dispatcher {
  * order that interleaves messages (DeliveryStore).
  */
 export function startDispatcher(options: DispatcherOptions): Dispatcher {
-  const { delivery, logger, owner, timers } = options;
+  const { delivery, events, logger, owner, timers } = options;
   const now = () => options.clock.now();
   const slots = new Slots(options.maxInFlight);
   const held = new Map<string, HeldChunk>();
@@ -40,6 +40,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     delivery,
     now,
     timers,
+    events,
     logger,
     commit: options.commit,
     onReceipts: (applied) => options.observer?.receipts(applied),
@@ -60,6 +61,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     defaultReceiptWindowMs: options.defaultReceiptWindowMs,
     now,
     timers,
+    events,
     logger,
   });
   const claims = startClaiming({

@@ -9,6 +9,7 @@ import {
 import { createCarriers, type Carriers } from '../carriers/start-carriers.js';
 import type { Config } from '../config.js';
 import type { Clock } from '../domain/clock.js';
+import type { LifecycleEvents } from '../domain/lifecycle-events.js';
 import type { Timers } from '../domain/timers.js';
 import type { DispatchObserver } from '../dispatcher/dispatcher-options.js';
 import { startDispatcher, type Dispatcher } from '../dispatcher/dispatcher.js';
@@ -50,6 +51,7 @@ export async function startDelivery(
     readonly smsc: RunningSmsc | undefined;
     readonly clock: Clock;
     readonly timers: Timers;
+    readonly events: LifecycleEvents;
     readonly logger: Logger;
     readonly metrics: Metrics | undefined;
     readonly carriers?: CarrierConfig;
@@ -77,6 +79,7 @@ export async function startDelivery(
     route: carriers.route,
     clock: deps.clock,
     timers: deps.timers,
+    events: deps.events,
     logger,
     owner,
     chunkSize: settings.chunkSize,

@@ -6,14 +6,15 @@ import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import type { RecipientChunkWriter } from '../domain/recipients/recipient-chunk-writer.js';
 import { isStoreUnavailable } from '../domain/store-unavailable.js';
 import type { SessionLimits } from '../domain/users/sessions.js';
-import { materialiseNextChunk } from './materialise-recipients.js';
+import type { LifecycleEvents } from '../domain/lifecycle-events.js';
+import { materialiseNext } from './materialise-recipients.js';
 import { PURGE_BATCH, PURGE_EVERY_MS, purgeExpired } from './purge-expired.js';
 import { releaseDueMessages } from './release-due-messages.js';
 
 /** What the background jobs ask of the store: each job's ports. */
 type JobsStore = Parameters<typeof releaseDueMessages>[0] &
   Parameters<typeof purgeExpired>[0] &
-  Parameters<typeof materialiseNextChunk>[0];
+  Parameters<typeof materialiseNext>[0];
 
 export interface BackgroundJobs {
   /** Asks for work now rather than at the next tick (after a send is accepted). */
@@ -28,6 +29,8 @@ export interface BackgroundJobOptions {
   readonly clock: Clock;
   /** What the idle tick and the wait after a failed step are set on. */
   readonly timers: Timers;
+  /** Told of messages released and recipient rows written, once committed. */
+  readonly events: LifecycleEvents;
   readonly logger: Logger;
   readonly intervalMs: number;
   readonly chunkSize: number;
@@ -58,7 +61,7 @@ const MAX_BACKOFF_INTERVALS = 16;
  * next turn of the event loop and waits on no timer.
  */
 export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJobs {
-  const { store, engine, clock, timers, logger } = options;
+  const { store, engine, clock, timers, events, logger } = options;
   const cache = new CompactListCache(2);
   let stopped = false;
   let tick: Timer | undefined;
@@ -75,6 +78,7 @@ export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJo
     const released = await releaseDueMessages(store, clock.now());
     if (released.length > 0) {
       logger.info({ messageIds: released }, 'released scheduled messages');
+      events.emit('messagesReleased', { messageIds: released });
       options.onWork?.();
     }
   }
@@ -107,7 +111,9 @@ export function startBackgroundJobs(options: BackgroundJobOptions): BackgroundJo
     let releasedAt = clock.now();
     let written: number;
     do {
-      written = await materialiseNextChunk(store, engine, cache, options.chunkSize, clock.now());
+      const chunk = await materialiseNext(store, engine, cache, options.chunkSize, clock.now());
+      written = chunk ? chunk.toSeq - chunk.fromSeq : 0;
+      if (chunk) events.emit('recipientsMaterialised', chunk);
       if (written > 0) {
         options.onWork?.();
         await new Promise((resolve) => setImmediate(resolve));

@@ -10,6 +10,7 @@ import type {
   ChunkKey,
   DispatchChunk,
   DispatchRecipient,
+  FinishedMessage,
 } from '../domain/delivery/delivery-store.js';
 import { allParts, toPartMask, type PartMask } from '../domain/delivery/part-mask.js';
 import type { Tables } from './schema.js';
@@ -184,7 +185,12 @@ export class DeliveryChunks {
    * and every recipient was carved. On PostgreSQL the caller locks the message row first, so
    * that releases of one message's chunks take turns and the last one sees every deletion.
    */
-  async release(run: RunQuery, owner: string, key: ChunkKey, nowMs: number): Promise<void> {
+  async release(
+    run: RunQuery,
+    owner: string,
+    key: ChunkKey,
+    nowMs: number,
+  ): Promise<FinishedMessage | null> {
     const { messageId, firstSeq } = key;
     const [chunk] = await run(
       this.#db
@@ -195,7 +201,7 @@ export class DeliveryChunks {
         .where('lease_owner', '=', owner)
         .compile(),
     );
-    if (!chunk) return;
+    if (!chunk) return null;
     const full = allParts(await this.#parts(run, messageId));
     const [next] = await run(
       this.#db
@@ -218,7 +224,7 @@ export class DeliveryChunks {
           .where('first_seq', '=', firstSeq)
           .compile(),
       );
-      return;
+      return null;
     }
     await run(
       this.#db
@@ -227,15 +233,19 @@ export class DeliveryChunks {
         .where('first_seq', '=', firstSeq)
         .compile(),
     );
-    await this.finishMessage(run, messageId, nowMs);
+    return this.finishMessage(run, messageId, nowMs);
   }
 
   /**
    * Makes a pending message `sent` (a carrier accepted a part of it) or `failed` (none did) once
-   * every recipient was carved into chunks and no chunk is left.
+   * every recipient was carved into chunks and no chunk is left; returns it when it did.
    */
-  async finishMessage(run: RunQuery, messageId: number, nowMs: number): Promise<void> {
-    await run(
+  async finishMessage(
+    run: RunQuery,
+    messageId: number,
+    nowMs: number,
+  ): Promise<FinishedMessage | null> {
+    const [finished] = await run(
       this.#db
         .updateTable('messages')
         .set((eb) => ({
@@ -256,8 +266,12 @@ export class DeliveryChunks {
             ),
           ),
         )
+        .returning(['id', 'account_id', 'status'])
         .compile(),
     );
+    if (!finished) return null;
+    const status = finished.status === 'sent' ? 'sent' : 'failed';
+    return { messageId: Number(finished.id), accountId: Number(finished.account_id), status };
   }
 
   /** Recipients of pending messages not yet in a dispatch chunk. */

@@ -125,6 +125,36 @@ for (const engine of testEngines()) {
       assert.ok(counts.success! > 800 && counts.timeout! > 10, JSON.stringify(counts));
     });
 
+    it('tells of each chunk claimed, each outcome stored and the message complete, once committed', async () => {
+      rig = await startDeliveryRig(h, [{ name: 'sim', smsc: {} }]);
+      const { uuid } = await h.send(customer, {
+        sender: customer.sender,
+        content: 'Hi',
+        msisdns: numbers(250, 930000000),
+      });
+      const { id, accountId } = (await h.store.findMessageByUuid(uuid))!;
+      const claimed = new Set<string>();
+      const stored = new Set<number>();
+      let readAtComplete: Promise<{ status: string }> | undefined;
+      rig.events.on('chunkClaimed', (c) => {
+        if (c.messageId === id) claimed.add(`${c.firstSeq}-${c.lastSeq}`);
+      });
+      rig.events.on('outcomesStored', ({ outcomes }) => {
+        for (const o of outcomes) if (o.messageId === id) stored.add(o.seq);
+      });
+      // A read started as the event comes sees what it tells: it comes after the commit.
+      rig.events.on('messageComplete', (m) => {
+        if (m.messageId === id) readAtComplete ??= message(uuid);
+      });
+      const complete = rig.events.once('messageComplete', (m) => m.messageId === id);
+      await rig.materialise();
+      assert.deepEqual(await complete, { messageId: id, accountId, status: 'sent' });
+      assert.equal((await readAtComplete!).status, 'sent');
+      // A chunk is claimed again while its parts wait for a retry (the binds are still opening).
+      assert.deepEqual([...claimed].sort(), ['0-100', '100-200', '200-250']);
+      assert.equal(stored.size, 250, 'an outcome of every recipient was told');
+    });
+
     it('sends a long Thai message as UCS-2 parts with one UDH reference, successful only when every part is delivered', async () => {
       rig = await startDeliveryRig(h, [{ name: 'sim', smsc: { recordSubmits: true } }]);
       const content = 'สวัสดีครับ'.repeat(14).slice(0, 135);

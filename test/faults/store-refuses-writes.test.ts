@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { LifecycleEvents } from '../../src/domain/lifecycle-events.js';
 import { startBackgroundJobs } from '../../src/scheduler/background-jobs.js';
 import { systemTimers } from '../../src/domain/timers.js';
 import { waitUntil } from '../interop/wait-until.js';
@@ -95,6 +96,7 @@ describe('the store refusing writes', () => {
             engine: h.db.database.engine,
             clock: h.clock,
             timers: systemTimers,
+            events: new LifecycleEvents(),
             logger,
             intervalMs: 40,
             chunkSize: 500,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { after, afterEach, before, describe, it } from 'node:test';
 import pino from 'pino';
+import { LifecycleEvents } from '../../src/domain/lifecycle-events.js';
 import { startBackgroundJobs, type BackgroundJobs } from '../../src/scheduler/background-jobs.js';
 import { testEngines } from '../support/engines.js';
 import { createHarness, type Customer, type Harness } from '../support/harness.js';
@@ -36,6 +37,7 @@ for (const engine of testEngines()) {
         engine: h.db.database.engine,
         clock: h.clock,
         timers: h.clock,
+        events: new LifecycleEvents(),
         logger: pino({ level: 'silent' }),
         intervalMs: INTERVAL_MS,
         chunkSize: CHUNK_SIZE,

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { NumberCollector } from '../../src/domain/recipients/number-collector.js';
 import { RecipientLists } from '../../src/domain/recipients/recipient-lists.js';
+import { LifecycleEvents } from '../../src/domain/lifecycle-events.js';
 import { startBackgroundJobs } from '../../src/scheduler/background-jobs.js';
 import { purgeExpired } from '../../src/scheduler/purge-expired.js';
 import { loadConfig } from '../../src/config.js';
@@ -68,6 +69,7 @@ for (const engine of testEngines()) {
         engine: h.db.database.engine,
         clock: h.clock,
         timers: h.clock,
+        events: new LifecycleEvents(),
         logger: silent,
         intervalMs: HOUR_MS,
         chunkSize: 100,

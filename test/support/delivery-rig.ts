@@ -8,6 +8,7 @@ import type { DispatchObserver } from '../../src/dispatcher/dispatcher-options.j
 import { startDispatcher, type Dispatcher } from '../../src/dispatcher/dispatcher.js';
 import { CompactListCache } from '../../src/domain/recipients/compact-list-cache.js';
 import { systemClock } from '../../src/domain/clock.js';
+import { LifecycleEvents } from '../../src/domain/lifecycle-events.js';
 import { systemTimers } from '../../src/domain/timers.js';
 import { materialiseNextChunk } from '../../src/scheduler/materialise-recipients.js';
 import type { SmscOptions } from '../../src/smsc/smsc-options.js';
@@ -27,6 +28,8 @@ export interface DeliveryRig {
   readonly smscs: ReadonlyMap<string, RunningSmsc>;
   readonly dispatchers: Dispatcher[];
   readonly carriers: Carriers[];
+  /** What every dispatcher of the rig tells, once committed. */
+  readonly events: LifecycleEvents;
   /** Writes every recipient row now (the scheduler's materialiser). */
   materialise(): Promise<void>;
   /** Another dispatcher process on the same store, with binds of its own. */
@@ -76,6 +79,7 @@ export async function startDeliveryRig(
   const config = parseCarrierConfig({ carriers: carrierJson });
   const dispatchers: Dispatcher[] = [];
   const carrierSets: Carriers[] = [];
+  const events = new LifecycleEvents();
 
   const addDispatcher = () => {
     const index = dispatchers.length;
@@ -88,6 +92,7 @@ export async function startDeliveryRig(
       route: carriers.route,
       clock: systemClock,
       timers: systemTimers,
+      events,
       logger: silent,
       owner: `test-dispatcher-${index}`,
       chunkSize: 100,
@@ -111,6 +116,7 @@ export async function startDeliveryRig(
     smscs,
     dispatchers,
     carriers: carrierSets,
+    events,
     async materialise() {
       const cache = new CompactListCache();
       while (

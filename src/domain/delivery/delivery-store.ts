@@ -1,4 +1,4 @@
-import type { RecipientStatus } from '../statuses.js';
+import type { MessageStatus, RecipientStatus } from '../statuses.js';
 import type { PartMask } from './part-mask.js';
 
 /** A recipient a dispatcher may submit: pending, due, with parts the carrier has not accepted. */
@@ -88,9 +88,10 @@ export interface DeliveryStore {
   renewLeases(owner: string, chunks: readonly ChunkKey[], untilMs: number): Promise<void>;
   /**
    * Gives a chunk back: deleted when none of its recipients still awaits a submit (and then the
-   * message is finished when it was its last chunk), else due again at its next retry.
+   * message is finished when it was its last chunk), else due again at its next retry. Returns
+   * the message when this release finished it, else null.
    */
-  releaseChunk(owner: string, chunk: ChunkKey, nowMs: number): Promise<void>;
+  releaseChunk(owner: string, chunk: ChunkKey, nowMs: number): Promise<FinishedMessage | null>;
   /**
    * Applies receipts to their recipients; a receipt whose submission is not stored yet is kept
    * as an orphan and matched by `sweep`. Durable when the promise resolves.
@@ -182,6 +183,13 @@ export interface AppliedReceipt {
   readonly outcome: NonNullable<ReceiptReport['outcome']>;
   /** From the part's acceptance to its receipt. */
   readonly latencyMs: number;
+}
+
+/** A message whose last chunk was released: `sent` when a carrier accepted a part, else `failed`. */
+export interface FinishedMessage {
+  readonly messageId: number;
+  readonly accountId: number;
+  readonly status: Extract<MessageStatus, 'sent' | 'failed'>;
 }
 
 export interface ChunkKey {

@@ -90,7 +90,7 @@ export function postgresDeliveryStore(pool: pg.Pool, db: Kysely<Tables>): Delive
         // The message row first: releases of one message's chunks take turns, so the one that
         // deletes the last chunk sees every other deletion committed and finishes the message.
         await client.query('SELECT 1 FROM messages WHERE id = $1 FOR UPDATE', [key.messageId]);
-        await chunks.release(pgRunQuery(client), owner, key, nowMs);
+        return chunks.release(pgRunQuery(client), owner, key, nowMs);
       }),
 
     applyReceipts: (receipts, nowMs) =>
