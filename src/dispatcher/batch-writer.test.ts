@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pino from 'pino';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { systemTimers } from '../domain/timers.js';
+import { FakeClock } from '../../test/support/fake-clock.js';
 import { BatchWriter } from './batch-writer.js';
 
 const logger = pino({ level: 'silent' });
@@ -91,5 +93,44 @@ describe('BatchWriter', () => {
     await w.stop();
     await rejected;
     await assert.rejects(w.add(2), /stopped/);
+  });
+
+  it('waits for company and after a failure on its timers, and starts a full batch on none', async () => {
+    const clock = new FakeClock();
+    const batches: number[][] = [];
+    let failures = 1;
+    const w = new BatchWriter<number>({
+      write: async (items) => {
+        if (failures-- > 0) throw new Error('database gone');
+        batches.push(items);
+      },
+      maxBatch: 3,
+      delayMs: 50,
+      retryDelayMs: 20,
+      timers: clock,
+      logger,
+      what: 'test',
+    });
+    const turns = async () => {
+      for (let i = 0; i < 20; i++) await nextTurn();
+    };
+
+    const first = w.add(1);
+    await turns();
+    assert.equal(clock.pendingTimers, 1, 'the wait for company');
+    clock.advance(49);
+    await turns();
+    assert.equal(failures, 1, 'nothing written before delayMs');
+    clock.advance(1);
+    await turns();
+    assert.equal(failures, 0, 'written once delayMs passed, and failed');
+    assert.equal(clock.pendingTimers, 1, 'the wait after the failure');
+    clock.advance(20);
+    await first;
+    assert.deepEqual(batches, [[1]]);
+
+    await Promise.all([w.add(2), w.add(3), w.add(4)]);
+    assert.deepEqual(batches, [[1], [2, 3, 4]], 'a full batch written without the clock moving');
+    assert.equal(clock.pendingTimers, 0);
   });
 });

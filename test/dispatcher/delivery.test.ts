@@ -4,6 +4,7 @@ import { resolveSmscOptions } from '../../src/smsc/smsc-options.js';
 import { receiptFate } from '../../src/smsc/receipt-fate.js';
 import { startDeliveryRig, eventually, type DeliveryRig } from '../support/delivery-rig.js';
 import { testEngines } from '../support/engines.js';
+import { whenTold } from '../support/lifecycle-waits.js';
 import { createHarness, type Customer, type Harness } from '../support/harness.js';
 
 interface Recipients {
@@ -82,10 +83,11 @@ for (const engine of testEngines()) {
     async function sendAndSettle(payload: Record<string, unknown>, timeoutMs = 30_000) {
       const { uuid } = await h.send(customer, { sender: customer.sender, ...payload });
       await rig!.materialise();
-      await eventually(
+      await whenTold(
+        rig!.events,
         async () => (await summaryOf(uuid)).pending === 0,
-        timeoutMs,
         'every recipient to reach a final status',
+        timeoutMs,
       );
       return uuid;
     }
@@ -227,10 +229,10 @@ for (const engine of testEngines()) {
       const uuid = await sendAndSettle({ content: 'Hi', msisdns: numbers(5, 880000000) });
       assert.equal((await allRecipients(uuid)).summary.expired, 5);
       // The message is finished when its chunk is released, a transaction after the recipients'
-      // last outcomes: on a busy machine the poll above can come between the two.
-      await eventually(
+      // last outcomes: on a busy machine the wait above can come between the two.
+      await whenTold(
+        rig.events,
         async () => (await message(uuid)).status === 'failed',
-        5_000,
         'the message to be failed',
       );
     });
@@ -246,9 +248,9 @@ for (const engine of testEngines()) {
       const refusing = rig.smscs.get('sim')!;
       await eventually(async () => refusing.stats.bindsRefused >= 2, 5_000, 'refused binds');
       await rig.restartSmsc('sim', {});
-      await eventually(
-        async () => (await allRecipients(uuid)).summary.success === 20,
-        20_000,
+      await whenTold(
+        rig.events,
+        async () => (await summaryOf(uuid)).success === 20,
         'delivery after the binds are accepted',
       );
     });
@@ -281,9 +283,9 @@ for (const engine of testEngines()) {
         msisdns: numbers(3000, 910000000),
       });
       await rig.materialise();
-      await eventually(
+      await whenTold(
+        rig.events,
         async () => (await summaryOf(large)).success! > 0,
-        10_000,
         'the campaign to start',
       );
       const { uuid: small } = await h.send(customer, {
@@ -292,9 +294,9 @@ for (const engine of testEngines()) {
         msisdns: ['0920000001'],
       });
       await rig.materialise();
-      await eventually(
+      await whenTold(
+        rig.events,
         async () => (await message(small)).drSummary?.success === 1,
-        10_000,
         'the one-number send',
       );
       const campaign = await summaryOf(large);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { startDeliveryRig, eventually, type DeliveryRig } from '../support/delivery-rig.js';
+import { whenTold } from '../support/lifecycle-waits.js';
 import { testEngines } from '../support/engines.js';
 import { createHarness, type Customer, type Harness } from '../support/harness.js';
 import { msisdns, moneyOf, recipientRows } from './fault-fixtures.js';
@@ -59,7 +60,8 @@ for (const engine of testEngines()) {
         assert.equal(smsc.dropConnections(), BINDS, `drop ${drop} cut every bind`);
       }
 
-      const summary = await eventually(
+      const summary = await whenTold(
+        rig.events,
         async () => {
           const response = await h.request({
             method: 'GET',
@@ -74,7 +76,6 @@ for (const engine of testEngines()) {
           );
           return counts.pending === 0 ? counts : undefined;
         },
-        25_000,
         'every recipient to reach a final status',
       );
       assert.equal(summary.success, count, JSON.stringify(summary));

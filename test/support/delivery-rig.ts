@@ -142,7 +142,11 @@ export async function startDeliveryRig(
   };
 }
 
-/** Resolves once `check` holds, checking every few milliseconds; rejects after `timeoutMs`. */
+/**
+ * Resolves once `check` holds, checking every few milliseconds; rejects after `timeoutMs`. Only
+ * for what no lifecycle event tells (an SMSC's counters, a client's answers): what the store
+ * holds is awaited with `whenTold` (lifecycle-waits.ts).
+ */
 export async function eventually<T>(
   check: () => Promise<T | undefined | false>,
   timeoutMs = 20_000,

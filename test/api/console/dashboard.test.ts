@@ -10,7 +10,8 @@ import { deliveryFiguresStore } from '../../../src/storage/dashboard-store.js';
 import type { RecipientStatus } from '../../../src/domain/statuses.js';
 import pino from 'pino';
 import { consoleActor, type ConsoleActor } from '../../support/console-session.js';
-import { eventually, startDeliveryRig } from '../../support/delivery-rig.js';
+import { startDeliveryRig } from '../../support/delivery-rig.js';
+import { whenTold } from '../../support/lifecycle-waits.js';
 import { testEngines } from '../../support/engines.js';
 import { createHarness, type Customer, type Harness } from '../../support/harness.js';
 
@@ -234,10 +235,14 @@ for (const engine of testEngines()) {
           msisdns,
         });
         await rig.materialise();
-        await eventually(async () => {
-          const counts = await h.store.messageCountsByUuid(uuid);
-          return (counts.get('pending') ?? 0) === 0 && counts.size > 0;
-        });
+        await whenTold(
+          rig.events,
+          async () => {
+            const counts = await h.store.messageCountsByUuid(uuid);
+            return (counts.get('pending') ?? 0) === 0 && counts.size > 0;
+          },
+          'every recipient to reach a final status',
+        );
       } finally {
         await rig.close();
         await figures.stop();
