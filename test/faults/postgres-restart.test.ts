@@ -7,6 +7,7 @@ import { createAccount } from '../../src/domain/accounts/create-account.js';
 import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { startRuntime, type Runtime } from '../../src/main.js';
 import { eventually } from '../support/delivery-rig.js';
+import { whenTold } from '../support/lifecycle-waits.js';
 import { createPgCluster, type PgCluster } from '../support/pg-cluster.js';
 import { fromLedger } from '../../src/storage/from-ledger.js';
 import { contractInject } from '../support/served-contract.js';
@@ -206,10 +207,11 @@ describe('PostgreSQL restarted under Nok', () => {
     assert.ok(Number(whileDown.headers['retry-after']) > 0, 'Retry-After');
     await cluster.start();
 
-    await eventually(
+    await whenTold(
+      runtime.events,
       async () => (await summaryOf(uuid)).success === count,
-      25_000,
       'every recipient delivered',
+      25_000,
     );
     const summary = await summaryOf(uuid);
     assert.equal(summary.pending, 0);
