@@ -319,7 +319,25 @@ for (const engine of testEngines()) {
 
     it('shows a request and its documents to its own account and admins only', async () => {
       const { request } = await submit();
+      const own = { admin: false, accountId } as const;
       const view = await getSenderRequest(store, { admin: true }, request.id);
+      const ownView = await getSenderRequest(store, own, request.id);
+      assert.equal(ownView.request.id, request.id);
+      assert.equal(ownView.request.accountId, accountId);
+      assert.deepEqual(
+        ownView.documents.map((d) => d.id),
+        view.documents.map((d) => d.id),
+      );
+      assert.equal(view.documents.length, 2);
+      for (const [viewer, document, bytes] of [
+        [own, view.documents[0]!, pdfBytes()],
+        [own, view.documents[1]!, pngBytes()],
+        [{ admin: true } as const, view.documents[0]!, pdfBytes()],
+      ] as const) {
+        const stored = await getSenderDocument(store, viewer, document.id);
+        assert.equal(stored.id, document.id);
+        assert.deepEqual(Buffer.from(stored.content), bytes);
+      }
       await refused(
         getSenderRequest(store, { admin: false, accountId: otherAccountId }, request.id),
         'FORBIDDEN',
