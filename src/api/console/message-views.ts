@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { invalidParameter } from '../../domain/errors.js';
@@ -7,7 +8,7 @@ import type { Message } from '../../domain/messages/message-store.js';
 import type { Store } from '../../domain/store.js';
 import type { CompactListCache } from '../../domain/recipients/compact-list-cache.js';
 import { listRecipients } from '../../domain/recipients/list-recipients.js';
-import type { RecipientStatus } from '../../domain/statuses.js';
+import { RECIPIENT_STATUSES, type RecipientStatus } from '../../domain/statuses.js';
 import { presentRecipient, presentRecipientCounts } from '../presenters.js';
 import type {
   Message as MessageBody,
@@ -89,13 +90,24 @@ function isFinal(details: MessageDetails): boolean {
   return (details.counts.get('pending') ?? 0) === 0;
 }
 
+/** Every status's count, in the one fixed order of RECIPIENT_STATUSES, whatever the map's. */
 function countsOf(counts: ReadonlyMap<RecipientStatus, number>): StatusCounts {
-  return Object.fromEntries(counts) as StatusCounts;
+  return Object.fromEntries(
+    RECIPIENT_STATUSES.map((status) => [status, counts.get(status) ?? 0]),
+  ) as StatusCounts;
 }
 
 /**
- * One message with its live counts, answered as a version: the ETag is made of what the page
- * shows that can change (status and the per-status counters), so a page that asks again with
+ * A version of a body: a digest of everything it says, keys and values in the order they are
+ * built. Two bodies share a version only when they say the same thing.
+ */
+function versionOf(body: unknown): string {
+  return `W/"${createHash('sha256').update(JSON.stringify(body)).digest('base64url')}"`;
+}
+
+/**
+ * One message with its live counts, answered as a version: the ETag is a digest of the body
+ * itself (`versionOf`), so whatever the page shows changes it, and a page that asks again with
  * `If-None-Match` while nothing moved gets a 304 with no body. The counters are rows kept in
  * the same transaction as each status change (DESIGN §3), so the check reads two rows by key
  * and never counts recipients.
@@ -108,18 +120,18 @@ export async function messageDetail(
   reply: FastifyReply,
 ): Promise<MessageDetail | FastifyReply> {
   const details = await getMessage(store, accountId, uuid);
-  const counts = [...details.counts.values()].join('.');
-  const etag = `W/"${details.message.status}.${details.message.updatedAt}.${counts}"`;
-  // The browser revalidates on every read (no-cache) and keeps the body for its 304s.
-  reply.header('cache-control', 'private, no-cache');
-  reply.header('etag', etag);
-  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-  return {
+  const body: MessageDetail = {
     ...presentConsoleMessage(details.message),
     counts: countsOf(details.counts),
     ...(details.complete ? { drSummary: countsOf(details.counts) } : {}),
     final: isFinal(details),
   };
+  const etag = versionOf(body);
+  // The browser revalidates on every read (no-cache) and keeps the body for its 304s.
+  reply.header('cache-control', 'private, no-cache');
+  reply.header('etag', etag);
+  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+  return body;
 }
 
 /** One page of recipients by cursor (the /api/v2 use case, `after` always given). */

@@ -156,6 +156,38 @@ for (const engine of testEngines()) {
       assert.equal(cancelled.final, true);
     });
 
+    it('versions the message page by all it says: any change of the body is a new ETag, never a 304', async () => {
+      const sent = await send({ content: 'Versions', msisdns: numbers(3, 150) });
+      const url = `/messages/${sent.uuid}`;
+      const read = async (etag?: string) =>
+        owner.request({
+          method: 'GET',
+          url,
+          headers: etag === undefined ? {} : { 'if-none-match': etag },
+        });
+      const first = await read();
+      assert.equal(first.statusCode, 200, first.body);
+      const etag = first.headers.etag as string;
+      assert.equal((await read(etag)).statusCode, 304);
+
+      // A change the page shows, written without touching the message's own status or
+      // updated_at: the version follows the body, not a list of columns someone kept up to date.
+      const completedAt = h.clock.now() + 1234;
+      await h.db.database.db
+        .updateTable('messages')
+        .set({ completed_at: completedAt })
+        .where('uuid', '=', sent.uuid)
+        .execute();
+      const changed = await read(etag);
+      assert.equal(changed.statusCode, 200, 'a changed body is not answered 304');
+      assert.equal(
+        (changed.json() as MessageDetail).completedAt,
+        new Date(completedAt).toISOString(),
+      );
+      assert.notEqual(changed.headers.etag, etag);
+      assert.equal((await read(changed.headers.etag as string)).statusCode, 304);
+    });
+
     it('lets a member cancel a scheduled message, refunds it, and the ledger shows the refund', async () => {
       const scheduled = await send({
         content: 'Cancel me',
