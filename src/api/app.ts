@@ -12,6 +12,7 @@ import type { SessionLimits } from '../domain/users/sessions.js';
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../domain/users/sign-in-limits.js';
 import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import { withAccess } from './access.js';
+import { installPathIdFormats } from './path-ids.js';
 import { consoleApi } from './console/console-api.js';
 import { consoleLinks } from '../domain/mail/console-links.js';
 import type { Mailer } from '../domain/mail/mailer.js';
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Only the hop nearest to us, the proxy itself: entries before it are the client's say.
     trustProxy: deps.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
   });
+  installPathIdFormats(app);
   installErrorHandler(app);
   installMethodNotAllowed(app);
   installConsoleHeaders(app);

@@ -3,6 +3,7 @@ import { LIMITS } from '../domain/limits.js';
 import { MSISDN_PATTERN } from '../domain/recipients/msisdn.js';
 import { SENDER_NAME_PATTERN } from '../domain/senders/sender-name.js';
 import { MESSAGE_STATUSES, RECIPIENT_STATUSES } from '../domain/statuses.js';
+import { PATH_ID_FORMATS } from './path-ids.js';
 
 // JSON Schemas of the routes: Fastify validates requests and serialises responses with them,
 // and the OpenAPI document at /openapi.json is generated from them.
@@ -267,7 +268,13 @@ export const previewBody = {
 export const uuidParams = {
   type: 'object',
   required: ['uuid'],
-  properties: { uuid: { type: 'string', description: 'The uuid returned by send.' } },
+  properties: {
+    uuid: {
+      type: 'string',
+      pattern: PATH_ID_FORMATS.uuid,
+      description: 'The uuid returned by send.',
+    },
+  },
 } as const;
 
 export const sharedSchemas = [errorBody, recipientTally, message];

@@ -26,16 +26,19 @@ for (const engine of testEngines()) {
     });
     after(() => h.close());
 
+    const uuid = '3f0c8a52-6b1e-4d4a-9c3e-0a1b2c3d4e5f';
     for (const [method, url, allow] of [
       ['DELETE', '/api/v2/sms', 'GET, HEAD'],
-      // GET /api/v2/sms/send is the read of a message whose uuid is "send" (there is none: 404).
-      ['PUT', '/api/v2/sms/send', 'GET, HEAD, POST'],
-      ['DELETE', '/api/v2/sms/preview-cost', 'GET, HEAD, POST'],
-      ['GET', '/api/v2/sms/3f0c/cancel', 'POST'],
-      ['PATCH', '/api/v2/sms/3f0c', 'GET, HEAD'],
+      // "send" and "preview-cost" are no uuid: GET /api/v2/sms/{uuid} does not serve them.
+      ['GET', '/api/v2/sms/send', 'POST'],
+      ['GET', '/api/v2/sms/preview-cost', 'POST'],
+      ['PUT', '/api/v2/sms/send', 'POST'],
+      ['DELETE', '/api/v2/sms/preview-cost', 'POST'],
+      ['GET', `/api/v2/sms/${uuid}/cancel`, 'POST'],
+      ['PATCH', `/api/v2/sms/${uuid}`, 'GET, HEAD'],
       ['OPTIONS', '/api/v2/senders', 'GET, HEAD'],
       ['POST', '/api/v2/sms/credit/balance?x=1', 'GET, HEAD'],
-      ['PROPFIND', '/api/v2/sms/3f0c/recipients', 'GET, HEAD'],
+      ['PROPFIND', `/api/v2/sms/${uuid}/recipients`, 'GET, HEAD'],
       ['POST', '/openapi.json', 'GET, HEAD'],
     ] as const) {
       it(`answers ${method} ${url} with 405 and Allow: ${allow}`, async () => {
@@ -72,6 +75,21 @@ for (const engine of testEngines()) {
         assert.equal(response.statusCode, 404, response.body);
         assert.equal(response.headers.allow, undefined);
         assert.equal(response.json().code, 'NOT_FOUND');
+      }
+    });
+
+    it('takes no word for a path id: a malformed uuid or row id is a path no route serves', async () => {
+      for (const url of [
+        '/api/v2/sms/3f0c',
+        '/api/v2/sms/3F0C8A52-6B1E-4D4A-9C3E-0A1B2C3D4E5F/recipients',
+        '/api/v2/sms/credit',
+        '/console/api/templates/abc',
+        '/console/api/messages/send',
+      ]) {
+        const response = await h.request({ method: 'GET', url, key });
+        assert.equal(response.statusCode, 404, `${url}: ${response.body}`);
+        assert.equal(response.headers.allow, undefined, url);
+        assert.equal(response.json().code, 'NOT_FOUND', url);
       }
     });
 

@@ -86,9 +86,24 @@ export class ServedContract {
     const m = method.toLowerCase();
     for (const template of this.templates) {
       const op = this.document.paths[template.path]?.[m];
-      if (op && template.pattern.test(path)) return { path: template.path, op };
+      const captured = template.pattern.exec(path)?.slice(1);
+      if (op && captured && this.matchesPathFormats(op, template.names, captured))
+        return { path: template.path, op };
     }
     return null;
+  }
+
+  /** Whether each path parameter has its documented `pattern`, as the router requires. */
+  private matchesPathFormats(
+    op: OpenApiOperation,
+    names: readonly string[],
+    captured: readonly string[],
+  ): boolean {
+    return names.every((name, i) => {
+      const declared = op.parameters?.find((p) => p.in === 'path' && p.name === name);
+      const pattern = (declared?.schema as { pattern?: string } | undefined)?.pattern;
+      return pattern === undefined || new RegExp(pattern).test(safeDecode(captured[i] ?? ''));
+    });
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accessOf, type ConsoleAccess, type DeclaredRoute, type RequiredScope } from '../access.js';
+import { writtenPath } from '../path-ids.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,7 +26,7 @@ export function installAccessControl(app: FastifyInstance, guards: Guards): void
     routes.flatMap((route) =>
       [route.method].flat().map((method) => ({
         method,
-        url: route.url,
+        url: writtenPath(route.url),
         access: accessOf(route as { config?: never }),
       })),
     );

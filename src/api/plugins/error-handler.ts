@@ -82,11 +82,11 @@ export function frameworkErrorHandler(
   _request: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  // Only a uuid is a path parameter: one too long to route names no message.
+  // Path parameters are ids of a fixed format (path-ids.ts): one too long to route names nothing.
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     reply
       .status(statusFor('NOT_FOUND'))
-      .send({ error: 'No message has so long a uuid', code: 'NOT_FOUND' });
+      .send({ error: 'Nothing has so long an id', code: 'NOT_FOUND' });
     return;
   }
   reply

@@ -320,7 +320,7 @@ for (const engine of testEngines()) {
         404,
         'NOT_FOUND',
       );
-      expectError(await owner.request({ method: 'GET', url: '/contact-groups/abc' }), 400);
+      expectError(await owner.request({ method: 'GET', url: '/contact-groups/abc' }), 404);
       assert.equal(await h.store.contactCount(group.id), 0);
     });
 
