@@ -26,7 +26,7 @@ import { consoleGuard } from './console/console-session.js';
 import { installAccessControl } from './plugins/access-control.js';
 import { apiKeyGuard } from './plugins/authenticate.js';
 import { consoleApp, defaultConsoleDir } from './plugins/console-app.js';
-import { installConsoleHeaders } from './plugins/console-headers.js';
+import { installSecurityHeaders } from './plugins/security-headers.js';
 import { frameworkErrorHandler, installErrorHandler } from './plugins/error-handler.js';
 import { clientErrorHandler, installMethodNotAllowed } from './plugins/method-not-allowed.js';
 import { RateLimiter } from './plugins/rate-limit.js';
@@ -91,7 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installPathIdFormats(app);
   installErrorHandler(app);
   installMethodNotAllowed(app);
-  installConsoleHeaders(app);
+  installSecurityHeaders(app);
   const limiter = new RateLimiter(deps.rateLimit.requests, deps.rateLimit.windowSeconds * 1000);
   app.decorateRequest('caller', null as unknown as Caller);
   app.decorateRequest('console', null);

@@ -118,12 +118,25 @@ for (const engine of testEngines()) {
       expectError(await h.request({ method: 'GET', url: '/console/api' }), 404, 'NOT_FOUND');
     });
 
-    it('leaves the console headers off the HTTP API and the operator endpoints', async () => {
-      const response = await h.request({ method: 'GET', url: '/health' });
-      assert.equal(response.statusCode, 200);
-      assert.equal(response.headers['content-security-policy'], undefined);
-      const api = await h.request({ method: 'GET', url: '/api/v2/credit/balance' });
-      assert.equal(api.headers['content-security-policy'], undefined);
+    it('sends the same headers with the API reference page, its files and every API answer', async () => {
+      const page = await h.request({ method: 'GET', url: '/docs' });
+      assert.equal(page.statusCode, 200, page.body);
+      assert.match(String(page.headers['content-type']), /^text\/html/);
+      assertSecurityHeaders(page);
+      assert.equal(policy(page).get('script-src'), "'self'");
+      assert.equal(policy(page).get('object-src'), "'none'");
+      for (const url of [
+        '/docs/static/swagger-ui.css',
+        '/docs/json',
+        '/openapi.json',
+        '/health',
+        '/api/v2/credit/balance',
+        '/api/v2/no-such-thing',
+      ]) {
+        const response = await h.request({ method: 'GET', url });
+        assertSecurityHeaders(response);
+        assert.equal(policy(response).get('default-src'), "'none'", url);
+      }
     });
 
     it('declares its page routes public and keeps them out of the API document', async () => {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withAccess } from '../access.js';
-import { consolePagePolicy } from './console-headers.js';
+import { consolePagePolicy } from './security-headers.js';
 
 /** The placeholder `web/index.html` carries for the per-response style nonce. */
 export const STYLE_NONCE_PLACEHOLDER = '__NOK_STYLE_NONCE__';

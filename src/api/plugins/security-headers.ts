@@ -1,19 +1,16 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
- * The security headers of every response under /console: the console's pages and assets
- * (`console-app.ts`) and its API under /console/api, whichever route answered, errors and
- * not-found included, so no console route has to remember them.
+ * The security headers of every response of the API listener: the console's pages, assets and
+ * API, the API reference page at /docs and its files, /api/v2 and /openapi.json, whichever
+ * route answered, errors and not-found included, so no route has to remember them and a new
+ * page cannot be framed or sniffed by being forgotten.
  */
 
-/** Whether a request URL is the console's (`/console`, `/console/…`, `/console?…`). */
-export function isConsolePath(url: string): boolean {
-  return url === '/console' || url.startsWith('/console/') || url.startsWith('/console?');
-}
-
 /**
- * The policy of the console's HTML page. Scripts come only from the console's own files
- * (index.html has no inline script). Mantine creates <style> elements for its CSS variables:
+ * The policy of every HTML page (the console's, /docs). Scripts come only from the page's own
+ * files (neither the console's index.html nor the API reference has an inline script). For the
+ * console's page: Mantine creates <style> elements for its CSS variables:
  * they carry the page's nonce, which `style-src-elem` requires. Its components also set CSS
  * variables in `style` attributes, which a nonce cannot cover: `style-src-attr` allows those
  * and nothing else (a style attribute cannot run script). `style-src` is the fallback of
@@ -54,9 +51,8 @@ function isHtml(reply: FastifyReply): boolean {
  * request came over TLS, which `request.protocol` tells (X-Forwarded-Proto counts only with
  * NOK_TRUST_PROXY=on).
  */
-export function installConsoleHeaders(app: FastifyInstance): void {
+export function installSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!isConsolePath(request.url)) return payload;
     if (!reply.hasHeader('content-security-policy')) {
       reply.header(
         'content-security-policy',
