@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Caller } from '../domain/accounts/authenticate.js';
 import type { Clock } from '../domain/clock.js';
@@ -30,6 +30,7 @@ import { installSecurityHeaders } from './plugins/security-headers.js';
 import { frameworkErrorHandler, installErrorHandler } from './plugins/error-handler.js';
 import { clientErrorHandler, installMethodNotAllowed } from './plugins/method-not-allowed.js';
 import { RateLimiter } from './plugins/rate-limit.js';
+import { installRequestId, requestIdOptions } from './plugins/request-id.js';
 import { accountRoutes } from './routes/account.js';
 import { smsSendRoutes } from './routes/sms-send.js';
 import { smsRoutes } from './routes/sms.js';
@@ -82,13 +83,14 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
-    logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
+    ...requestIdOptions(),
     // Only the hop nearest to us, the proxy itself: entries before it are the client's say.
     trustProxy: deps.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
   });
   installPathIdFormats(app);
+  installRequestId(app);
   installErrorHandler(app);
   installMethodNotAllowed(app);
   installSecurityHeaders(app);
@@ -116,7 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         title: 'Nok SMS API',
         version: '2.0.0',
         description:
-          'Bulk SMS: send to one number or two million, follow every recipient. Every request carries `x-api-key`. Errors are `{ error, code }`. Rate limits answer 429 with Retry-After and RateLimit-* headers.',
+          "Bulk SMS: send to one number or two million, follow every recipient. Every request carries `x-api-key`. Errors are `{ error, code, requestId }`. Rate limits answer 429 with Retry-After and RateLimit-* headers. Every answer carries `X-Request-Id`: the request's own when it sent a well-formed one (1 to 128 letters, digits and `._:-`), a fresh uuid otherwise; error bodies repeat it as `requestId`, and every line Nok logs for the request has it.",
       },
       components: {
         securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },

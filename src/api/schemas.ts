@@ -11,10 +11,15 @@ import { PATH_ID_FORMATS } from './path-ids.js';
 export const errorBody = {
   $id: 'Error',
   type: 'object',
-  required: ['error', 'code'],
+  required: ['error', 'code', 'requestId'],
   properties: {
     error: { type: 'string', description: 'Human-readable message.' },
     code: { type: 'string', description: 'Machine-readable code; Nok sends one on every error.' },
+    requestId: {
+      type: 'string',
+      description:
+        'The id of the request, as in its X-Request-Id response header and on every line Nok logged for it.',
+    },
   },
 } as const;
 

@@ -1,6 +1,7 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { sentStoreUnavailable } from '../api/plugins/error-handler.js';
+import { installRequestId, requestIdOptions } from '../api/plugins/request-id.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { ReadOpsStatus } from './ops-status.js';
 
@@ -20,8 +21,9 @@ export interface OpsDeps {
 export async function buildOpsApp(logger: Logger, deps: OpsDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    logController: new LogController({ disableRequestLogging: true }),
+    ...requestIdOptions(),
   });
+  installRequestId(app);
   // While the store is down, /status and /metrics (which read the queue depth from it) say so
   // with 503 STORE_UNAVAILABLE; /health answers for the process, which is alive.
   app.setErrorHandler((error, request, reply) => {

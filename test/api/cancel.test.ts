@@ -203,6 +203,7 @@ for (const engine of testEngines()) {
       assert.deepEqual(response.json(), {
         error: 'The body is not valid JSON',
         code: 'INVALID_JSON',
+        requestId: response.headers['x-request-id'],
       });
       assert.equal(await status(c, sent.uuid), 'scheduled');
     });

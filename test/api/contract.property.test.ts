@@ -250,7 +250,8 @@ for (const engine of testEngines()) {
           }
           if (response.statusCode >= 400) {
             const body = response.json() as Record<string, unknown>;
-            assert.deepEqual(Object.keys(body).sort(), ['code', 'error'], where);
+            assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'requestId'], where);
+            assert.equal(body.requestId, response.headers['x-request-id'], where);
             assert.equal(typeof body.error, 'string', where);
             assert.equal(typeof body.code, 'string', where);
             assert.deepEqual(

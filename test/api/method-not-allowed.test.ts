@@ -51,7 +51,7 @@ for (const engine of testEngines()) {
           assert.equal(response.statusCode, 405, response.body);
           assert.equal(response.headers.allow, allow);
           const body = response.json();
-          assert.deepEqual(Object.keys(body).sort(), ['code', 'error']);
+          assert.deepEqual(Object.keys(body).sort(), ['code', 'error', 'requestId']);
           assert.equal(body.code, 'METHOD_NOT_ALLOWED');
         }
       });

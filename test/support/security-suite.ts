@@ -18,7 +18,7 @@ import { setAccountStatus } from '../../src/domain/accounts/set-account-status.j
 import type { ApiKeyScope } from '../../src/domain/statuses.js';
 import type { Customer, Harness } from './harness.js';
 
-/** Asserts an error answer: the status, and a body of exactly `{ error: string, code }`. */
+/** Asserts an error answer: the status, and a body of exactly `{ error: string, code, requestId }`. */
 export function expectError(response: LightMyRequestResponse, status: number, code?: string): void {
   assert.equal(
     response.statusCode,
@@ -26,7 +26,12 @@ export function expectError(response: LightMyRequestResponse, status: number, co
     `expected ${status}, got ${response.statusCode}: ${response.body}`,
   );
   const body = response.json() as Record<string, unknown>;
-  assert.deepEqual(Object.keys(body).sort(), ['code', 'error'], `error body ${response.body}`);
+  assert.deepEqual(
+    Object.keys(body).sort(),
+    ['code', 'error', 'requestId'],
+    `error body ${response.body}`,
+  );
+  assert.equal(body.requestId, response.headers['x-request-id']);
   assert.equal(typeof body.error, 'string');
   assert.ok((body.error as string).length > 0, 'error message is empty');
   assert.equal(typeof body.code, 'string');

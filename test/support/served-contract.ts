@@ -193,7 +193,7 @@ export class ServedContract {
     }
     if (response.statusCode >= 400 && method !== 'HEAD' && isJson(response)) {
       this.validate('components/schemas/Error', response, where);
-      assert.deepEqual(Object.keys(response.json()).sort(), ['code', 'error'], where);
+      assert.deepEqual(Object.keys(response.json()).sort(), ['code', 'error', 'requestId'], where);
     }
   }
 

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { DomainError, type ErrorCode } from '../../domain/errors.js';
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from '../../domain/store-unavailable.js';
 import { BodyScanError } from '../send-body/scan-send-body.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
 
 /** The one table from error code to HTTP status. */
 export function statusFor(code: ErrorCode): number {
@@ -79,39 +80,51 @@ const FRAMEWORK_CODES: Record<string, ErrorCode> = {
  */
 export function frameworkErrorHandler(
   error: FastifyError,
-  _request: FastifyRequest,
+  request: FastifyRequest,
   reply: FastifyReply,
 ): void {
+  // Sent before routing, so no onSend hook runs: the id's header is set here.
+  reply.header(REQUEST_ID_HEADER, request.id);
   // Path parameters are ids of a fixed format (path-ids.ts): one too long to route names nothing.
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     reply
       .status(statusFor('NOT_FOUND'))
-      .send({ error: 'Nothing has so long an id', code: 'NOT_FOUND' });
+      .send({ error: 'Nothing has so long an id', code: 'NOT_FOUND', requestId: request.id });
     return;
   }
-  reply
-    .status(statusFor('INVALID_PARAMETER'))
-    .send({ error: 'The URL is not valid: check its %-escapes', code: 'INVALID_PARAMETER' });
+  reply.status(statusFor('INVALID_PARAMETER')).send({
+    error: 'The URL is not valid: check its %-escapes',
+    code: 'INVALID_PARAMETER',
+    requestId: request.id,
+  });
 }
 
-/** Every error leaves as `{ error, code }`; a 500 says nothing internal, the log has the cause. */
+/**
+ * Every error leaves as `{ error, code, requestId }`; a 500 says nothing internal, and the log
+ * lines with its `requestId` have the cause (request-id.ts).
+ */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | DomainError | BodyScanError, request, reply) => {
     const known = classify(error);
     if (known) {
-      reply.status(statusFor(known.code)).send({ error: known.message, code: known.code });
+      reply
+        .status(statusFor(known.code))
+        .send({ error: known.message, code: known.code, requestId: request.id });
       return;
     }
     if (sentStoreUnavailable(error, request, reply)) return;
     request.log.error({ err: error }, 'unhandled error');
-    reply
-      .status(500)
-      .send({ error: 'Internal error; the request may be retried', code: 'INTERNAL' });
+    reply.status(500).send({
+      error: 'Internal error; the request may be retried',
+      code: 'INTERNAL',
+      requestId: request.id,
+    });
   });
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send({
       error: `No route ${request.method} ${request.url.split('?')[0]}`,
       code: 'NOT_FOUND',
+      requestId: request.id,
     });
   });
 }
@@ -137,6 +150,7 @@ export function sentStoreUnavailable(
       error:
         'The store is unavailable for now; try again shortly (a send with an Idempotency-Key is kept once)',
       code: 'STORE_UNAVAILABLE',
+      requestId: request.id,
     });
   return true;
 }

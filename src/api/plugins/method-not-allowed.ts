@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { statusFor } from './error-handler.js';
+import { withRequestId } from './request-id.js';
 
 /**
  * A request whose path exists but not for its method answers 405 with `Allow` listing the
@@ -99,9 +101,14 @@ export function clientErrorHandler(
       code: 'INVALID_PARAMETER',
     });
   }
+  // No request reached fastify: the id is made here, for the answer and the log line alike.
+  const requestId = randomUUID();
+  body = withRequestId(body, requestId);
+  this.log.info({ requestId, err: error }, 'refused a request that is not valid HTTP');
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${allow ? `Allow: ${allow}\r\n` : ''}` +
+        `X-Request-Id: ${requestId}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         'Connection: close\r\n\r\n' +
         body,

@@ -6,10 +6,13 @@ import { z } from 'zod';
  * never hold two copies of a type.
  */
 
-/** Every console error: `{ error, code }`, as on /api/v2. */
+/** Every console error: `{ error, code, requestId }`, as on /api/v2. */
 export const errorBodySchema = z.object({
   error: z.string(),
   code: z.string(),
+  requestId: z
+    .string()
+    .describe('The id of the request, as in its X-Request-Id header and in the log'),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
