@@ -134,6 +134,12 @@ export const SETTINGS = {
     default: '60',
     description: 'Length of the rate-limit window, in seconds.',
   }),
+  NOK_AUTH_FAILURE_LIMIT: setting({
+    schema: integer(1),
+    default: '30',
+    description:
+      'Failed API-key authentications one client address may make per rate-limit window; past them it is answered 429 with `Retry-After` before any key it sends is looked up.',
+  }),
   NOK_SEND_BODY_LIMIT_MB: setting({
     schema: integer(1),
     default: '128',
@@ -443,7 +449,11 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** `auto`: readable lines on a terminal, JSON lines otherwise (logFormatFor). */
   readonly logFormat: LogFormatSetting;
-  readonly rateLimit: { readonly requests: number; readonly windowSeconds: number };
+  readonly rateLimit: {
+    readonly requests: number;
+    readonly windowSeconds: number;
+    readonly failedAuthentications: number;
+  };
   readonly sendBodyLimitBytes: number;
   readonly schedulerIntervalMs: number;
   readonly materialiseChunkSize: number;
@@ -517,6 +527,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: Object.freeze({
       requests: e.NOK_RATE_LIMIT_REQUESTS,
       windowSeconds: e.NOK_RATE_LIMIT_WINDOW_SECONDS,
+      failedAuthentications: e.NOK_AUTH_FAILURE_LIMIT,
     }),
     sendBodyLimitBytes: e.NOK_SEND_BODY_LIMIT_MB * 1024 * 1024,
     schedulerIntervalMs: e.NOK_SCHEDULER_INTERVAL_MS,

@@ -29,7 +29,7 @@ import { consoleApp, defaultConsoleDir } from './plugins/console-app.js';
 import { installSecurityHeaders } from './plugins/security-headers.js';
 import { frameworkErrorHandler, installErrorHandler } from './plugins/error-handler.js';
 import { clientErrorHandler, installMethodNotAllowed } from './plugins/method-not-allowed.js';
-import { RateLimiter } from './plugins/rate-limit.js';
+import { FailedAuthentications, RateLimiter } from './plugins/rate-limit.js';
 import { installRequestId, requestIdOptions } from './plugins/request-id.js';
 import { accountRoutes } from './routes/account.js';
 import { smsSendRoutes } from './routes/sms-send.js';
@@ -40,7 +40,12 @@ export interface AppDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly rateLimit: { readonly requests: number; readonly windowSeconds: number };
+  readonly rateLimit: {
+    readonly requests: number;
+    readonly windowSeconds: number;
+    /** Failed API-key authentications tolerated per client address and window. */
+    readonly failedAuthentications: number;
+  };
   readonly sendBodyLimitBytes: number;
   /** Told of each accepted send with its charged recipients. */
   readonly onAccepted?: (charged: number) => void;
@@ -95,13 +100,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installMethodNotAllowed(app);
   installSecurityHeaders(app);
   const limiter = new RateLimiter(deps.rateLimit.requests, deps.rateLimit.windowSeconds * 1000);
+  const failures = new FailedAuthentications(
+    deps.rateLimit.failedAuthentications,
+    deps.rateLimit.windowSeconds * 1000,
+  );
   app.decorateRequest('caller', null as unknown as Caller);
   app.decorateRequest('console', null);
   // Cookies are read by the console's access guard itself (parseCookie), not by a hook.
   await app.register(fastifyCookie, { hook: false });
   const sessionLimits = deps.sessionLimits ?? DEFAULT_SESSION_LIMITS;
   installAccessControl(app, {
-    apiKey: apiKeyGuard({ store: deps.store, clock: deps.clock, limiter }),
+    apiKey: apiKeyGuard({ store: deps.store, clock: deps.clock, limiter, failures }),
     console: consoleGuard({
       store: deps.store,
       clock: deps.clock,
@@ -118,7 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         title: 'Nok SMS API',
         version: '2.0.0',
         description:
-          "Bulk SMS: send to one number or two million, follow every recipient. Every request carries `x-api-key`. Errors are `{ error, code, requestId }`. Rate limits answer 429 with Retry-After and RateLimit-* headers. Every answer carries `X-Request-Id`: the request's own when it sent a well-formed one (1 to 128 letters, digits and `._:-`), a fresh uuid otherwise; error bodies repeat it as `requestId`, and every line Nok logs for the request has it.",
+          "Bulk SMS: send to one number or two million, follow every recipient. Every request carries `x-api-key`. Errors are `{ error, code, requestId }`. Rate limits answer 429 with Retry-After and RateLimit-* headers; so does a client address past its failed authentications (NOK_AUTH_FAILURE_LIMIT per window), before any key it sends is checked. Every answer carries `X-Request-Id`: the request's own when it sent a well-formed one (1 to 128 letters, digits and `._:-`), a fresh uuid otherwise; error bodies repeat it as `requestId`, and every line Nok logs for the request has it.",
       },
       components: {
         securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },

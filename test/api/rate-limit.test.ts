@@ -132,3 +132,51 @@ for (const engine of testEngines()) {
     });
   });
 }
+
+const FAILURES = 3;
+
+for (const engine of testEngines()) {
+  describe(`failed authentications per client address (${engine.name})`, () => {
+    let h: Harness;
+    before(async () => {
+      h = await createHarness(engine, { failedAuthenticationLimit: FAILURES });
+    });
+    after(() => h.close());
+
+    const balance = (key: string | undefined, remoteAddress: string) =>
+      h.request({
+        method: 'GET',
+        url: '/api/v2/sms/credit/balance',
+        ...(key === undefined ? {} : { key }),
+        remoteAddress,
+      });
+    /** A well-formed key no account has: only a lookup can tell it is made up. */
+    const madeUp = (i: number) => `nok_abcdefgh2345_${String(i).padStart(32, 'x')}`;
+
+    it('answers 429 with Retry-After past the limit, before looking any key up, for that address only', async () => {
+      const c = await h.customer();
+      const flooder = '198.51.100.7';
+      for (let i = 0; i < FAILURES; i++) {
+        const response = await balance(i === 0 ? undefined : madeUp(i), flooder);
+        assert.equal(response.statusCode, 401, response.body);
+      }
+      h.clock.advance(20_000);
+      const refused = await balance(madeUp(99), flooder);
+      assert.equal(refused.statusCode, 429, refused.body);
+      assert.equal(refused.json().code, 'RATE_LIMITED');
+      assert.equal(refused.headers['retry-after'], '40', 'seconds left in the window, rounded up');
+      // Even a valid key is not looked up from that address: the refusal comes first.
+      const valid = await balance(c.key, flooder);
+      assert.equal(valid.statusCode, 429, valid.body);
+      assert.equal(valid.headers['retry-after'], '40');
+
+      // Another address is not concerned, and a valid key's success forgives nothing.
+      assert.equal((await balance(c.key, '203.0.113.9')).statusCode, 200);
+      assert.equal((await balance(madeUp(5), '203.0.113.9')).statusCode, 401);
+
+      h.clock.advance(40_000);
+      assert.equal((await balance(c.key, flooder)).statusCode, 200, 'a new window');
+      assert.equal((await balance(madeUp(6), flooder)).statusCode, 401);
+    });
+  });
+}

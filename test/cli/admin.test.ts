@@ -120,7 +120,7 @@ for (const engine of testEngines()) {
         clock: systemClock,
         logger: pino({ level: 'silent' }),
         mailer: logMailer(pino({ level: 'silent' })),
-        rateLimit: { requests: 100_000, windowSeconds: 60 },
+        rateLimit: { requests: 100_000, windowSeconds: 60, failedAuthentications: 100_000 },
         sendBodyLimitBytes: 1024 * 1024,
         dispatchers: dispatchersViewOf(db.database),
       });

@@ -60,6 +60,8 @@ export interface HarnessOptions {
   /** The origin console state changes must come from (default the request's own). */
   consoleOrigin?: string;
   passwordResetLimits?: AppDeps['passwordResetLimits'];
+  /** Failed API-key authentications per address and minute (default 100,000). */
+  failedAuthenticationLimit?: number;
   /** Default a silent logger. */
   logger?: AppDeps['logger'];
   sessionLimits?: AppDeps['sessionLimits'];
@@ -78,7 +80,11 @@ export async function createHarness(
     store,
     clock,
     logger,
-    rateLimit: { requests: options.rateLimitRequests ?? 100_000, windowSeconds: 60 },
+    rateLimit: {
+      requests: options.rateLimitRequests ?? 100_000,
+      windowSeconds: 60,
+      failedAuthentications: options.failedAuthenticationLimit ?? 100_000,
+    },
     sendBodyLimitBytes: options.sendBodyLimitBytes ?? 128 * 1024 * 1024,
     consoleDir: options.consoleDir,
     trustProxy: options.trustProxy,

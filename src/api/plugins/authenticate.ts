@@ -8,7 +8,7 @@ import {
 import type { Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Store } from '../../domain/store.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { FailedAuthentications, RateLimiter } from './rate-limit.js';
 import { isStoreUnavailable } from '../../domain/store-unavailable.js';
 
 declare module 'fastify' {
@@ -22,16 +22,39 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * The access guard of routes declared `{ scope }`: a valid `x-api-key` whose scopes grant it.
- * Requests are counted against the key's rate limit (a refused scope counts too);
+ * Failed authentications are counted per client address, and past their limit the address is
+ * refused (429) before any key is looked up. Requests are counted against the key's rate limit
+ * (a refused scope counts too);
  * `last_used_at` is written at most once a minute per key.
  */
-export function apiKeyGuard(deps: { store: Store; clock: Clock; limiter: RateLimiter }) {
+export function apiKeyGuard(deps: {
+  store: Store;
+  clock: Clock;
+  limiter: RateLimiter;
+  failures: FailedAuthentications;
+}) {
   const lastTouched = new Map<number, number>();
   return async (request: FastifyRequest, reply: FastifyReply, scope: RequiredScope) => {
-    const header = request.headers['x-api-key'];
-    const caller = await authenticate(deps.store, typeof header === 'string' ? header : undefined);
-    request.caller = caller;
     const now = deps.clock.now();
+    // An address that failed too often is refused before its key costs a lookup.
+    const retryAfter = deps.failures.refusedFor(request.ip, now);
+    if (retryAfter !== null) {
+      reply.header('Retry-After', retryAfter);
+      throw new DomainError(
+        'RATE_LIMITED',
+        `Too many failed authentications from this address (${deps.failures.limit}); retry after ${retryAfter} s`,
+      );
+    }
+    const header = request.headers['x-api-key'];
+    let caller: Caller;
+    try {
+      caller = await authenticate(deps.store, typeof header === 'string' ? header : undefined);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'UNAUTHORIZED')
+        deps.failures.note(request.ip, now);
+      throw error;
+    }
+    request.caller = caller;
     const verdict = deps.limiter.take(caller.apiKeyId, caller.rateLimitRequests, now);
     reply.header('RateLimit-Limit', verdict.limit);
     reply.header('RateLimit-Remaining', verdict.remaining);

@@ -50,7 +50,7 @@ for (const engine of testEngines()) {
         clock: h.clock,
         logger: pino({ level: 'silent' }),
         mailer: logMailer(pino({ level: 'silent' })),
-        rateLimit: { requests: 100_000, windowSeconds: 60 },
+        rateLimit: { requests: 100_000, windowSeconds: 60, failedAuthentications: 100_000 },
         sendBodyLimitBytes: 16 * 1024 * 1024,
         dispatchers: dispatchersViewOf(database),
       });
