@@ -44,6 +44,53 @@ export function invitationMail(input: {
   };
 }
 
+/**
+ * What an invitation mails to an email that already has a sign-in on Nok, instead of a link:
+ * a person signs in to one account, so there is nothing to accept. The one who invited learns
+ * nothing from the answer (it is the same whoever the email is); the person invited learns it
+ * here, and whom to ask for another way in.
+ */
+export function invitationToSignedUpMail(input: {
+  to: string;
+  accountName: string;
+  role: 'owner' | 'member';
+}): OutgoingMail {
+  const roleTh = input.role === 'owner' ? 'เจ้าของบัญชี' : 'สมาชิก';
+  return {
+    to: input.to,
+    subject: `Invitation to ${input.accountName} on Nok / คำเชิญเข้าร่วม ${input.accountName}`,
+    text: [
+      `You were invited to join the account "${input.accountName}" on Nok as ${input.role === 'owner' ? 'an owner' : 'a member'}.`,
+      '',
+      'This email already has a sign-in on Nok, and a sign-in belongs to one account, so this',
+      'invitation cannot be accepted with it. Sign in as usual; to join that account too, ask',
+      'whoever invited you to invite another email of yours. If you did not expect it, ignore this mail.',
+      '',
+      '---',
+      '',
+      `คุณได้รับเชิญให้เข้าร่วมบัญชี "${input.accountName}" บน Nok ในฐานะ${roleTh}`,
+      'อีเมลนี้มีบัญชีผู้ใช้บน Nok อยู่แล้ว และบัญชีผู้ใช้หนึ่งใช้ได้กับบัญชีเดียว จึงรับคำเชิญนี้ด้วยอีเมลนี้ไม่ได้',
+      'เข้าสู่ระบบตามปกติ หากต้องการเข้าร่วมบัญชีนั้นด้วย โปรดขอให้ผู้เชิญส่งคำเชิญไปยังอีเมลอื่นของคุณ หากคุณไม่ได้คาดหวังอีเมลนี้ โปรดเพิกเฉย',
+      '',
+    ].join('\n'),
+  };
+}
+
+/**
+ * The mail of an invitation to `email`: its link, or, when the email already has a sign-in on
+ * Nok, the notice that it cannot be accepted (`invitationToSignedUpMail`), with no link.
+ */
+export function mailForInvitation(input: {
+  to: string;
+  hasSignIn: boolean;
+  accountName: string;
+  role: 'owner' | 'member';
+  link: string;
+  lifetimeMs: number;
+}): OutgoingMail {
+  return input.hasSignIn ? invitationToSignedUpMail(input) : invitationMail(input);
+}
+
 export function passwordResetMail(input: {
   to: string;
   link: string;

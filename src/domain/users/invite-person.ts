@@ -6,7 +6,7 @@ import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { requireAccount } from '../accounts/require-account.js';
 import type { ConsoleLinks } from '../mail/console-links.js';
-import { invitationMail } from '../mail/mail-texts.js';
+import { mailForInvitation } from '../mail/mail-texts.js';
 import type { OutgoingMail } from '../mail/mailer.js';
 import { DomainError, invalidParameter } from '../errors.js';
 import { newOneTimeToken } from './one-time-token.js';
@@ -37,9 +37,11 @@ export interface SentInvitation {
 
 /**
  * Invites `email` into an account as an owner or member: a one-time token (only its hash is
- * stored) mailed as a link that expires. An email that already has a user is a 409
- * (EMAIL_TAKEN), and so is one with an open invitation to this account (ALREADY_INVITED: re-send
- * that one instead). Audited with the change.
+ * stored) mailed as a link that expires. The answer is the same whoever the email is, so an
+ * owner cannot learn whether it has a sign-in anywhere on Nok: an email that has one is invited
+ * alike, but mailed a notice without the link (a sign-in belongs to one account). An email with
+ * an open invitation to this account is a 409 (ALREADY_INVITED: re-send that one instead).
+ * Audited with the change.
  */
 export async function invitePerson(
   store: Transactor<AccountStore & UserStore & PeopleStore & AuditStore>,
@@ -61,9 +63,8 @@ export async function invitePerson(
   const { token, tokenHash } = newOneTimeToken();
   return store.transaction(async (tx) => {
     const account = await requireAccount(tx, input.accountId);
-    if (await tx.findUserByEmail(email)) {
-      throw new DomainError('EMAIL_TAKEN', `${email} already has a sign-in on Nok`);
-    }
+    // Whether the email has a sign-in changes the mail only, never the answer (ADR 0041).
+    const hasSignIn = (await tx.findUserByEmail(email)) !== null;
     const open = (await tx.listOpenInvitations(account.id)).find((i) => i.email === email);
     if (open) {
       throw new DomainError(
@@ -92,8 +93,9 @@ export async function invitePerson(
     });
     return {
       invitation,
-      mail: invitationMail({
+      mail: mailForInvitation({
         to: email,
+        hasSignIn,
         accountName: account.name,
         role: input.role,
         link: input.links.invitation(token),

@@ -5,11 +5,12 @@ import type { AuditActor } from '../audit/audit-actor.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { requireAccount } from '../accounts/require-account.js';
 import type { ConsoleLinks } from '../mail/console-links.js';
-import { invitationMail } from '../mail/mail-texts.js';
+import { mailForInvitation } from '../mail/mail-texts.js';
 import { DomainError } from '../errors.js';
 import { requireInvitation, type SentInvitation } from './invite-person.js';
 import { newOneTimeToken } from './one-time-token.js';
 import type { Invitation, PeopleStore } from './people-store.js';
+import type { UserStore } from './user-store.js';
 
 interface InvitationAction {
   readonly invitationId: number;
@@ -24,7 +25,7 @@ interface InvitationAction {
  * link sent before names nothing any more.
  */
 export async function resendInvitation(
-  store: Transactor<AccountStore & PeopleStore & AuditStore>,
+  store: Transactor<AccountStore & UserStore & PeopleStore & AuditStore>,
   input: InvitationAction & { links: ConsoleLinks; lifetimeMs: number },
 ): Promise<SentInvitation> {
   const { token, tokenHash } = newOneTimeToken();
@@ -50,8 +51,9 @@ export async function resendInvitation(
     });
     return {
       invitation,
-      mail: invitationMail({
+      mail: mailForInvitation({
         to: invitation.email,
+        hasSignIn: (await tx.findUserByEmail(invitation.email)) !== null,
         accountName: account.name,
         role: invitation.role,
         link: input.links.invitation(token),

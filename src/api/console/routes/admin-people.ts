@@ -36,7 +36,7 @@ export const adminPeopleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, de
       tags,
       summary: "Invite an account's owner by email (or a member, when `role` says so)",
       description:
-        'Mails a one-time link that expires. An email that already has a sign-in answers 409 EMAIL_TAKEN.',
+        'Mails a one-time link that expires. The answer is the same whoever the email is: one that already has a sign-in on Nok is invited alike and mailed a notice without a link.',
       config: admin,
     },
     async (request) => {

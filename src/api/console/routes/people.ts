@@ -35,7 +35,7 @@ export const peopleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, deps) =
     {
       tags,
       summary: 'Invite a member or owner by email',
-      description: `Mails a one-time link that expires. An email that already has a sign-in answers 409 EMAIL_TAKEN; one already invited to this account answers 409 ALREADY_INVITED.`,
+      description: `Mails a one-time link that expires. The answer is the same whoever the email is: one that already has a sign-in on Nok is invited alike and mailed a notice without a link (a sign-in belongs to one account). One already invited to this account answers 409 ALREADY_INVITED.`,
       config: owner,
     },
     async (request) => {
