@@ -214,7 +214,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SmsRouteDeps): Promi
       schema: {
         summary: 'Per-recipient delivery status, with cursor paging',
         description:
-          'Without `after`: the first page and `total` (recipients matching the filters). With `after` (0 for the first page, then the previous `nextCursor`): `nextCursor` and `hasMore` instead of `total`. `summary` always counts every status over the whole message.',
+          'Without `after`: the first page and `total` (recipients matching the filters). With `after` (0 for the first page, then the previous `nextCursor`): `nextCursor` and `hasMore` instead of `total`. `summary` always counts every status over the whole message. A cancelled message was never sent: its recipients that were waiting read as `failed`, never as `pending`, in the items, the `status` filter and `summary` alike.',
         tags: ['sms'],
         params: uuidParams,
         querystring: {

@@ -1,6 +1,7 @@
 import type { RecipientStore } from '../recipients/recipient-store.js';
 import type { Message, MessageStore } from './message-store.js';
-import { RECIPIENT_STATUSES, type RecipientStatus } from '../statuses.js';
+import { RECIPIENT_STATUSES, type MessageStatus, type RecipientStatus } from '../statuses.js';
+import { shownStatus } from '../recipients/shown-status.js';
 import { findOwnMessage, isMessageUuid } from './find-own-message.js';
 
 export interface MessageDetails {
@@ -21,14 +22,24 @@ export async function getMessage(
     findOwnMessage(store, accountId, uuid),
     isMessageUuid(uuid) ? store.messageCountsByUuid(uuid) : new Map<RecipientStatus, number>(),
   ]);
-  const counts = completeCounts(stored);
+  const counts = completeCounts(stored, message.status);
   return { message, counts, complete: isComplete(message, counts) };
 }
 
+/**
+ * Every status's count, in the order of RECIPIENT_STATUSES, as the message's recipients read
+ * (`shownStatus`: a cancelled message's waiting recipients count as failed).
+ */
 export function completeCounts(
   stored: ReadonlyMap<RecipientStatus, number>,
+  messageStatus: MessageStatus,
 ): Map<RecipientStatus, number> {
-  return new Map(RECIPIENT_STATUSES.map((status) => [status, stored.get(status) ?? 0]));
+  const counts = new Map<RecipientStatus, number>(RECIPIENT_STATUSES.map((status) => [status, 0]));
+  for (const [status, count] of stored) {
+    const shown = shownStatus(messageStatus, status);
+    counts.set(shown, (counts.get(shown) ?? 0) + count);
+  }
+  return counts;
 }
 
 /** Sent or failed, or every recipient final. A cancelled message never was sent. */

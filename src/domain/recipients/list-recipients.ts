@@ -4,6 +4,7 @@ import { completeCounts } from '../messages/get-message.js';
 import { findOwnMessage, isMessageUuid } from '../messages/find-own-message.js';
 import type { RecipientStatus } from '../statuses.js';
 import type { CompactListCache } from './compact-list-cache.js';
+import { shownStatus, storedStatusFor } from './shown-status.js';
 import { scanCompactList } from './compact-list.js';
 import { normalizeMsisdn } from './msisdn.js';
 import { countSearchMatches, searchRecipients } from './search-recipients.js';
@@ -35,10 +36,10 @@ export async function listRecipients(
   uuid: string,
   query: RecipientPageQuery,
 ): Promise<RecipientPage> {
-  const filter: RecipientQuery = { status: query.status, search: searchDigits(query.search) };
+  const search = searchDigits(query.search);
   const after = query.after ?? 0;
   const wanted = query.limit + 1;
-  const browsing = filter.status === undefined && filter.search === undefined;
+  const browsing = query.status === undefined && search === undefined;
   // Reads keyed by uuid go out with the message's own, so an unfiltered page costs one round
   // trip after authentication. Nothing read is answered before the ownership check passes.
   const byUuid = isMessageUuid(uuid);
@@ -47,8 +48,37 @@ export async function listRecipients(
     byUuid ? store.messageCountsByUuid(uuid) : new Map<RecipientStatus, number>(),
     byUuid && browsing ? store.recipientPageByUuid(uuid, after, wanted) : null,
   ]);
-  const summary = completeCounts(counts);
+  const summary = completeCounts(counts, message.status);
+  // Statuses as they read for this message (shown-status.ts): the filter asks for the stored
+  // one, and every item found is answered with the shown one.
+  const stored =
+    query.status === undefined ? undefined : storedStatusFor(message.status, query.status);
+  if (stored === null) return pageOf([], query, summary, async () => 0);
+  const filter: RecipientQuery = { status: stored, search };
+  const found = await findItems(store, cache, message, firstRows, filter, after, wanted);
+  const items = found.map((item) => ({
+    ...item,
+    status: shownStatus(message.status, item.status),
+  }));
 
+  return pageOf(items, query, summary, async () => {
+    if (filter.search !== undefined) {
+      return countSearchMatches(store, cache, message, filter.search, filter.status);
+    }
+    return query.status === undefined ? message.recipientTotal : (summary.get(query.status) ?? 0);
+  });
+}
+
+/** The page's recipients with their stored statuses: by search, by rows, then compact list. */
+async function findItems(
+  store: MessageStore & RecipientStore,
+  cache: CompactListCache,
+  message: Message,
+  firstRows: { rows: RecipientRecord[]; materialisedUpto: number } | null,
+  filter: RecipientQuery,
+  after: number,
+  wanted: number,
+): Promise<RecipientRecord[]> {
   let items: RecipientRecord[];
   if (filter.search !== undefined) {
     items = await searchRecipients(store, cache, message, {
@@ -81,12 +111,7 @@ export async function listRecipients(
     );
   }
 
-  return pageOf(items, query, summary, async () => {
-    if (filter.search !== undefined) {
-      return countSearchMatches(store, cache, message, filter.search, filter.status);
-    }
-    return filter.status === undefined ? message.recipientTotal : (summary.get(filter.status) ?? 0);
-  });
+  return items;
 }
 
 /**

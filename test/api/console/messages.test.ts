@@ -188,6 +188,92 @@ for (const engine of testEngines()) {
       assert.equal((await read(changed.headers.etag as string)).statusCode, 304);
     });
 
+    it('shows a cancelled message’s recipients as failed, never queued, in both APIs, rows and compact list alike', async () => {
+      const valid = numbers(5, 400);
+      const scheduled = await send({
+        content: 'Never sent',
+        msisdns: [...valid, '12345'],
+        scheduledTime: new Date(h.clock.now() + DAY_MS).toISOString(),
+      });
+      // Three recipients as rows, the rest still in the compact list.
+      const cache = new CompactListCache();
+      while (
+        (await h.store.findMessageByUuid(scheduled.uuid))!.materialisedUpto < 3 &&
+        (await materialiseNextChunk(h.store, h.db.database.engine, cache, 3, h.clock.now())) > 0
+      );
+      const balanceBefore = (await json<Credits>(owner, '/credits')).balance;
+      const cancelled = await h.request({
+        method: 'POST',
+        url: `/api/v2/sms/${scheduled.uuid}/cancel`,
+        key,
+      });
+      assert.equal(cancelled.statusCode, 200, cancelled.body);
+
+      const api = async (query = '') => {
+        const response = await h.request({
+          method: 'GET',
+          url: `/api/v2/sms/${scheduled.uuid}/recipients${query}`,
+          key,
+        });
+        assert.equal(response.statusCode, 200, response.body);
+        return response.json() as {
+          data: { msisdn: string; status: string }[];
+          summary: { status: string; count: number }[];
+          total: number;
+        };
+      };
+      const all = await api();
+      assert.deepEqual(
+        all.data.map((r) => r.status),
+        ['failed', 'failed', 'failed', 'failed', 'failed', 'invalid'],
+      );
+      const summary = Object.fromEntries(all.summary.map((s) => [s.status, s.count]));
+      assert.equal(summary.pending, 0);
+      assert.equal(summary.failed, 5);
+      assert.equal(summary.invalid, 1);
+      const pending = await api('?status=pending');
+      assert.deepEqual([pending.data, pending.total], [[], 0]);
+      const failed = await api('?status=failed');
+      assert.equal(failed.total, 5);
+      assert.deepEqual(
+        failed.data.map((r) => r.msisdn),
+        valid,
+      );
+      assert.deepEqual(
+        (await api(`?search=${valid[4]}`)).data.map((r) => r.status),
+        ['failed'],
+      );
+      assert.deepEqual(
+        (await api('?after=0&limit=2')).data.map((r) => r.status),
+        ['failed', 'failed'],
+      );
+
+      const detail = await json<MessageDetail>(owner, `/messages/${scheduled.uuid}`);
+      assert.equal(detail.status, 'cancelled');
+      assert.equal(detail.counts.pending, 0);
+      assert.equal(detail.counts.failed, 5);
+      assert.equal(detail.final, true);
+      const page = await json<RecipientPage>(owner, `/messages/${scheduled.uuid}/recipients`);
+      assert.deepEqual(
+        page.data.map((r) => r.status),
+        ['failed', 'failed', 'failed', 'failed', 'failed', 'invalid'],
+      );
+      const csv = await owner.request({
+        method: 'GET',
+        url: `/messages/${scheduled.uuid}/recipients.csv`,
+      });
+      assert.doesNotMatch(csv.body, /pending/);
+
+      // Reading them as failed moves no money: the cancel's one refund is all there is.
+      const credits = await json<Credits>(owner, '/credits');
+      assert.equal(credits.balance, balanceBefore + scheduled.cost);
+      assert.equal(
+        credits.data.filter((row) => row.messageUuid === scheduled.uuid && row.reason === 'refund')
+          .length,
+        1,
+      );
+    });
+
     it('lets a member cancel a scheduled message, refunds it, and the ledger shows the refund', async () => {
       const scheduled = await send({
         content: 'Cancel me',
