@@ -191,11 +191,12 @@ for (const engine of testEngines()) {
     });
 
     it('slows down when throttled and still delivers every recipient', async () => {
+      // A rate a loaded machine still exceeds: the SMSC must have something to throttle.
       rig = await startDeliveryRig(h, [
-        { name: 'sim', smsc: { throttleAboveSubmitsPerSecond: 200 } },
+        { name: 'sim', smsc: { throttleAboveSubmitsPerSecond: 80 } },
       ]);
-      const uuid = await sendAndSettle({ content: 'Hi', msisdns: numbers(600, 840000000) });
-      assert.equal((await allRecipients(uuid)).summary.success, 600);
+      const uuid = await sendAndSettle({ content: 'Hi', msisdns: numbers(400, 840000000) });
+      assert.equal((await allRecipients(uuid)).summary.success, 400);
       assert.ok(rig.smscs.get('sim')!.stats.submitsThrottled > 0, 'the SMSC throttled');
     });
 
