@@ -55,8 +55,9 @@ export function ensureDependencies(root = repositoryRoot, log = console.log) {
   const result = spawnSync(npm[0], [...npm.slice(1), 'ci'], {
     cwd: root,
     stdio: 'inherit',
-    // playwright-core downloads nothing; the tests use Debian's Chromium.
-    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+    // playwright-core downloads nothing; the tests use Debian's Chromium. node-gyp compiles
+    // better-sqlite3's two libraries side by side (JOBS), on every core.
+    env: { JOBS: 'max', ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
   });
   return result.status ?? 1;
 }
