@@ -1,11 +1,10 @@
-// The portable statements of delivery, written once with Kysely for both engines: leasing,
-// carving, loading, renewing and releasing dispatch chunks, finishing a message, and the queue
-// depth. Each is compiled by the engine's own Kysely dialect and run on the connection of the
-// store call's transaction (`RunQuery`), so the engine twins (sqlite/delivery-store.ts,
-// postgres/delivery-store.ts) keep only what truly differs: how a chunk is picked (PostgreSQL
-// locks rows and skips locked ones), the message lock a release takes on PostgreSQL, and how
-// outcomes and receipts are batched into writes.
-import { sql, type CompiledQuery, type Kysely } from 'kysely';
+// The chunk statements of delivery, written once with Kysely for both engines and compiled once
+// (statements.ts): leasing, carving, loading, renewing and releasing dispatch chunks, finishing
+// a message, and the queue depth. Where the engines differ is one option, `lock`: PostgreSQL,
+// with any number of dispatchers, picks a chunk or a message with `FOR UPDATE SKIP LOCKED` (two
+// dispatchers never lease the same chunk and never wait for each other to do so) and a release
+// locks its message row first; SQLite has one writer, so its picks need no row locks.
+import { sql, type Kysely } from 'kysely';
 import type {
   ChunkKey,
   DispatchChunk,
@@ -14,133 +13,75 @@ import type {
 } from '../domain/delivery/delivery-store.js';
 import { allParts, toPartMask, type PartMask } from '../domain/delivery/part-mask.js';
 import type { Tables } from './schema.js';
+import { statement, type RunStatement } from './statements.js';
 
-/** Runs a compiled statement on the connection of the current transaction; its rows. */
-export type RunQuery = <R>(query: CompiledQuery<R>) => Promise<R[]>;
-
-/** A dispatch chunk's key and range, as its row holds them. */
-export interface ChunkRow {
-  message_id: number;
-  first_seq: number;
-  last_seq: number;
+export interface ChunkOptions {
+  /** Pick with `FOR UPDATE SKIP LOCKED` and lock a message row before releasing its chunk. */
+  readonly lock: boolean;
 }
 
-/** A pending message that still has recipients to carve into chunks. */
-export interface DispatchableRow {
-  id: number;
-  dispatch_upto: number;
-  materialised_upto: number;
-}
-
-/**
- * How an engine picks the chunk to lease: first first seqs, so every message's early chunks go
- * before anyone's later ones; then the pending message dispatched least, so a one-number send
- * never waits behind a campaign.
- */
-export interface ChunkPicks {
-  /** A chunk of a pending message whose lease ran out and whose due time came, if any. */
-  due(nowMs: number): Promise<ChunkRow | undefined>;
-  /** A pending message with materialised recipients not yet carved into chunks, if any. */
-  dispatchable(): Promise<DispatchableRow | undefined>;
-}
-
-/** The portable chunk statements, over a Kysely instance used to compile them. */
+/** The portable chunk statements, compiled by the engine's own Kysely dialect. */
 export class DeliveryChunks {
-  readonly #db: Kysely<Tables>;
-  /** Parts per message; a message's part count never changes once it is accepted. */
-  readonly #partsOf = new Map<number, number>();
+  readonly #lock: boolean;
+  readonly #st: ReturnType<typeof chunkStatements>;
 
-  constructor(db: Kysely<Tables>) {
-    this.#db = db;
+  constructor(db: Kysely<Tables>, options: ChunkOptions) {
+    this.#lock = options.lock;
+    this.#st = chunkStatements(db, options);
   }
 
   /**
-   * Leases the next chunk with due work to `owner`: one `pick.due` finds (its lease ran out or
-   * its retries are due), else a new one carved from the message `pick.dispatchable` finds. The
-   * picks are each engine's own: PostgreSQL locks the row it picks and skips locked ones.
+   * Leases the next chunk with due work to `owner`: one whose lease ran out or whose retries
+   * are due, else a new one carved from the pending message dispatched least.
    */
   async claim(
-    run: RunQuery,
-    pick: ChunkPicks,
+    run: RunStatement,
     input: { owner: string; nowMs: number; leaseMs: number; chunkSize: number },
   ): Promise<DispatchChunk | null> {
     const { owner, nowMs, chunkSize } = input;
     const untilMs = nowMs + input.leaseMs;
-    let chunk = await pick.due(nowMs);
+    const st = this.#st;
+    let [chunk] = await run(st.pickDue, { nowMs });
     if (chunk) {
-      await this.#lease(run, chunk, owner, untilMs);
+      await run(st.lease, {
+        owner,
+        untilMs,
+        messageId: chunk.message_id,
+        firstSeq: chunk.first_seq,
+      });
     } else {
-      const message = await pick.dispatchable();
+      const [message] = await run(st.pickDispatchable, {});
       if (!message) return null;
-      chunk = await this.#carve(run, message, { owner, nowMs, untilMs, chunkSize });
+      const lastSeq = Math.min(message.materialised_upto, message.dispatch_upto + chunkSize);
+      chunk = { message_id: message.id, first_seq: message.dispatch_upto, last_seq: lastSeq };
+      await run(st.carve, {
+        messageId: message.id,
+        firstSeq: message.dispatch_upto,
+        lastSeq,
+        nowMs,
+        owner,
+        untilMs,
+      });
+      await run(st.dispatchUpto, { messageId: message.id, lastSeq });
     }
     return this.#load(run, chunk, nowMs);
   }
 
-  async #lease(run: RunQuery, chunk: ChunkRow, owner: string, untilMs: number): Promise<void> {
-    await run(
-      this.#db
-        .updateTable('dispatch_chunks')
-        .set({ lease_owner: owner, lease_expires_at: untilMs })
-        .where('message_id', '=', chunk.message_id)
-        .where('first_seq', '=', chunk.first_seq)
-        .compile(),
-    );
-  }
-
-  async #carve(
-    run: RunQuery,
-    message: DispatchableRow,
-    input: { owner: string; nowMs: number; untilMs: number; chunkSize: number },
-  ): Promise<ChunkRow> {
-    const last = Math.min(message.materialised_upto, message.dispatch_upto + input.chunkSize);
-    const chunk = { message_id: message.id, first_seq: message.dispatch_upto, last_seq: last };
-    await run(
-      this.#db
-        .insertInto('dispatch_chunks')
-        .values({
-          ...chunk,
-          due_at: input.nowMs,
-          lease_owner: input.owner,
-          lease_expires_at: input.untilMs,
-        })
-        .compile(),
-    );
-    await run(
-      this.#db
-        .updateTable('messages')
-        .set({ dispatch_upto: last })
-        .where('id', '=', message.id)
-        .compile(),
-    );
-    return chunk;
-  }
-
   /** A leased chunk with its message and the recipients due for a submit now. */
-  async #load(run: RunQuery, chunk: ChunkRow, nowMs: number): Promise<DispatchChunk> {
-    const [message] = await run(
-      this.#db
-        .selectFrom('messages')
-        .select(['sender', 'content', 'parts'])
-        .where('id', '=', chunk.message_id)
-        .compile(),
-    );
+  async #load(
+    run: RunStatement,
+    chunk: { message_id: number; first_seq: number; last_seq: number },
+    nowMs: number,
+  ): Promise<DispatchChunk> {
+    const [message] = await run(this.#st.message, { messageId: chunk.message_id });
     if (!message) throw new Error(`message ${chunk.message_id} of a dispatch chunk is gone`);
-    this.#partsOf.set(chunk.message_id, message.parts);
-    const rows = await run(
-      this.#db
-        .selectFrom('recipients')
-        .select(['seq', 'msisdn', 'first_attempt_at'])
-        .select(sql<string>`CAST(parts_accepted AS TEXT)`.as('parts_accepted'))
-        .where('message_id', '=', chunk.message_id)
-        .where('seq', '>', chunk.first_seq)
-        .where('seq', '<=', chunk.last_seq)
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', nowMs)
-        .where('parts_accepted', '<>', maskParameter(allParts(message.parts)))
-        .orderBy('seq')
-        .compile(),
-    );
+    const rows = await run(this.#st.dueRecipients, {
+      messageId: chunk.message_id,
+      firstSeq: chunk.first_seq,
+      lastSeq: chunk.last_seq,
+      nowMs,
+      full: allParts(message.parts),
+    });
     return {
       messageId: chunk.message_id,
       firstSeq: chunk.first_seq,
@@ -157,82 +98,54 @@ export class DeliveryChunks {
     };
   }
 
-  /** Extends the lease of the chunks `owner` still holds, in one statement. */
+  /** Extends the lease of the chunks `owner` still holds. */
   async renew(
-    run: RunQuery,
+    run: RunStatement,
     owner: string,
     chunks: readonly ChunkKey[],
     untilMs: number,
   ): Promise<void> {
-    if (chunks.length === 0) return;
-    // An OR of pairs, not a row-value IN list: SQLite takes row values on the right of IN
-    // only from a subquery.
-    await run(
-      this.#db
-        .updateTable('dispatch_chunks')
-        .set({ lease_expires_at: untilMs })
-        .where('lease_owner', '=', owner)
-        .where((eb) =>
-          eb.or(chunks.map((c) => eb.and({ message_id: c.messageId, first_seq: c.firstSeq }))),
-        )
-        .compile(),
-    );
+    for (const chunk of chunks) {
+      await run(this.#st.renew, {
+        owner,
+        untilMs,
+        messageId: chunk.messageId,
+        firstSeq: chunk.firstSeq,
+      });
+    }
   }
 
   /**
    * Gives a chunk `owner` holds back: due again at its earliest retry while a recipient still
    * awaits a submit, else deleted, and then the message finished when no chunk of it is left
-   * and every recipient was carved. On PostgreSQL the caller locks the message row first, so
-   * that releases of one message's chunks take turns and the last one sees every deletion.
+   * and every recipient was carved. With `lock`, the message row is locked first, so that
+   * releases of one message's chunks take turns and the last one sees every deletion.
    */
   async release(
-    run: RunQuery,
+    run: RunStatement,
     owner: string,
     key: ChunkKey,
     nowMs: number,
   ): Promise<FinishedMessage | null> {
     const { messageId, firstSeq } = key;
-    const [chunk] = await run(
-      this.#db
-        .selectFrom('dispatch_chunks')
-        .select(['message_id', 'first_seq', 'last_seq'])
-        .where('message_id', '=', messageId)
-        .where('first_seq', '=', firstSeq)
-        .where('lease_owner', '=', owner)
-        .compile(),
-    );
+    const st = this.#st;
+    if (this.#lock) await run(st.lockMessage, { messageId });
+    // The message's part count comes with the chunk: nothing is kept per message between calls,
+    // so a dispatcher's memory does not grow with the messages it ever claimed.
+    const [chunk] = await run(st.ownChunk, { messageId, firstSeq, owner });
     if (!chunk) return null;
-    const full = allParts(await this.#parts(run, messageId));
-    const [next] = await run(
-      this.#db
-        .selectFrom('recipients')
-        .select((eb) => eb.fn.min('next_attempt_at').as('due'))
-        .where('message_id', '=', messageId)
-        .where('seq', '>', firstSeq)
-        .where('seq', '<=', chunk.last_seq)
-        .where('status', '=', 'pending')
-        .where('parts_accepted', '<>', maskParameter(full))
-        .compile(),
-    );
+    const [next] = await run(st.nextDue, {
+      messageId,
+      firstSeq,
+      lastSeq: chunk.last_seq,
+      full: allParts(chunk.parts),
+    });
     const due = next?.due ?? null;
     if (due !== null) {
-      await run(
-        this.#db
-          .updateTable('dispatch_chunks')
-          .set({ due_at: Number(due), lease_owner: null, lease_expires_at: 0 })
-          .where('message_id', '=', messageId)
-          .where('first_seq', '=', firstSeq)
-          .compile(),
-      );
+      await run(st.dueAgain, { messageId, firstSeq, dueAt: Number(due) });
       return null;
     }
-    await run(
-      this.#db
-        .deleteFrom('dispatch_chunks')
-        .where('message_id', '=', messageId)
-        .where('first_seq', '=', firstSeq)
-        .compile(),
-    );
+    await run(st.deleteChunk, { messageId, firstSeq });
     return this.finishMessage(run, messageId, nowMs);
   }
 
@@ -241,19 +154,150 @@ export class DeliveryChunks {
    * every recipient was carved into chunks and no chunk is left; returns it when it did.
    */
   async finishMessage(
-    run: RunQuery,
+    run: RunStatement,
     messageId: number,
     nowMs: number,
   ): Promise<FinishedMessage | null> {
-    const [finished] = await run(
-      this.#db
+    const [finished] = await run(this.#st.finishMessage, { messageId, nowMs });
+    if (!finished) return null;
+    const status = finished.status === 'sent' ? 'sent' : 'failed';
+    return { messageId: Number(finished.id), accountId: Number(finished.account_id), status };
+  }
+
+  /** Recipients of pending messages not yet in a dispatch chunk. */
+  async queueDepth(run: RunStatement): Promise<number> {
+    const [row] = await run(this.#st.queueDepth, {});
+    return Number(row?.depth ?? 0);
+  }
+}
+
+type Key = { messageId: number; firstSeq: number };
+
+function chunkStatements(db: Kysely<Tables>, { lock }: ChunkOptions) {
+  return {
+    // Leased chunks whose lease ran out, or whose retries are due; first seqs first, so every
+    // message's early chunks go before anyone's later ones.
+    pickDue: statement((p: { nowMs: number }) => {
+      const query = db
+        .selectFrom('dispatch_chunks as c')
+        .innerJoin('messages as m', 'm.id', 'c.message_id')
+        .select(['c.message_id', 'c.first_seq', 'c.last_seq'])
+        .where('c.due_at', '<=', p.nowMs)
+        .where('c.lease_expires_at', '<=', p.nowMs)
+        .where('m.status', '=', 'pending')
+        .orderBy('c.first_seq')
+        .orderBy('c.message_id')
+        .limit(1);
+      return lock ? query.forUpdate('c').skipLocked() : query;
+    }),
+    // The pending message with recipients not yet carved that was dispatched least, so a
+    // one-number send never waits behind a campaign.
+    pickDispatchable: statement((_: Record<string, never>) => {
+      const query = db
+        .selectFrom('messages')
+        .select(['id', 'dispatch_upto', 'materialised_upto'])
+        .where('status', '=', 'pending')
+        .where((eb) => eb('dispatch_upto', '<', eb.ref('recipient_total')))
+        .where((eb) => eb('dispatch_upto', '<', eb.ref('materialised_upto')))
+        .orderBy('dispatch_upto')
+        .orderBy('id')
+        .limit(1);
+      return lock ? query.forUpdate().skipLocked() : query;
+    }),
+    lease: statement((p: Key & { owner: string; untilMs: number }) =>
+      db
+        .updateTable('dispatch_chunks')
+        .set({ lease_owner: p.owner, lease_expires_at: p.untilMs })
+        .where('message_id', '=', p.messageId)
+        .where('first_seq', '=', p.firstSeq),
+    ),
+    carve: statement(
+      (p: Key & { lastSeq: number; nowMs: number; owner: string; untilMs: number }) =>
+        db.insertInto('dispatch_chunks').values({
+          message_id: p.messageId,
+          first_seq: p.firstSeq,
+          last_seq: p.lastSeq,
+          due_at: p.nowMs,
+          lease_owner: p.owner,
+          lease_expires_at: p.untilMs,
+        }),
+    ),
+    dispatchUpto: statement((p: { messageId: number; lastSeq: number }) =>
+      db.updateTable('messages').set({ dispatch_upto: p.lastSeq }).where('id', '=', p.messageId),
+    ),
+    message: statement((p: { messageId: number }) =>
+      db
+        .selectFrom('messages')
+        .select(['sender', 'content', 'parts'])
+        .where('id', '=', p.messageId),
+    ),
+    dueRecipients: statement((p: Key & { lastSeq: number; nowMs: number; full: PartMask }) =>
+      db
+        .selectFrom('recipients')
+        .select(['seq', 'msisdn', 'first_attempt_at'])
+        .select(sql<string>`CAST(parts_accepted AS TEXT)`.as('parts_accepted'))
+        .where('message_id', '=', p.messageId)
+        .where('seq', '>', p.firstSeq)
+        .where('seq', '<=', p.lastSeq)
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', p.nowMs)
+        .where('parts_accepted', '<>', mask(p.full))
+        .orderBy('seq'),
+    ),
+    // One statement per chunk: an OR of pairs would make a text per count of chunks.
+    renew: statement((p: Key & { owner: string; untilMs: number }) =>
+      db
+        .updateTable('dispatch_chunks')
+        .set({ lease_expires_at: p.untilMs })
+        .where('lease_owner', '=', p.owner)
+        .where('message_id', '=', p.messageId)
+        .where('first_seq', '=', p.firstSeq),
+    ),
+    lockMessage: statement((p: { messageId: number }) =>
+      db.selectFrom('messages').select('id').where('id', '=', p.messageId).forUpdate(),
+    ),
+
+    ownChunk: statement((p: Key & { owner: string }) =>
+      db
+        .selectFrom('dispatch_chunks as c')
+        .innerJoin('messages as m', 'm.id', 'c.message_id')
+        .select(['c.last_seq', 'm.parts'])
+        .where('c.message_id', '=', p.messageId)
+        .where('c.first_seq', '=', p.firstSeq)
+        .where('c.lease_owner', '=', p.owner),
+    ),
+    nextDue: statement((p: Key & { lastSeq: number; full: PartMask }) =>
+      db
+        .selectFrom('recipients')
+        .select((eb) => eb.fn.min('next_attempt_at').as('due'))
+        .where('message_id', '=', p.messageId)
+        .where('seq', '>', p.firstSeq)
+        .where('seq', '<=', p.lastSeq)
+        .where('status', '=', 'pending')
+        .where('parts_accepted', '<>', mask(p.full)),
+    ),
+    dueAgain: statement((p: Key & { dueAt: number }) =>
+      db
+        .updateTable('dispatch_chunks')
+        .set({ due_at: p.dueAt, lease_owner: null, lease_expires_at: 0 })
+        .where('message_id', '=', p.messageId)
+        .where('first_seq', '=', p.firstSeq),
+    ),
+    deleteChunk: statement((p: Key) =>
+      db
+        .deleteFrom('dispatch_chunks')
+        .where('message_id', '=', p.messageId)
+        .where('first_seq', '=', p.firstSeq),
+    ),
+    finishMessage: statement((p: { messageId: number; nowMs: number }) =>
+      db
         .updateTable('messages')
         .set((eb) => ({
           status: eb.case().when('any_accepted', '=', 1).then('sent').else('failed').end(),
-          completed_at: nowMs,
-          updated_at: nowMs,
+          completed_at: p.nowMs,
+          updated_at: p.nowMs,
         }))
-        .where('id', '=', messageId)
+        .where('id', '=', p.messageId)
         .where('status', '=', 'pending')
         .where((eb) => eb('dispatch_upto', '=', eb.ref('recipient_total')))
         .where((eb) =>
@@ -262,48 +306,26 @@ export class DeliveryChunks {
               eb
                 .selectFrom('dispatch_chunks')
                 .select(sql.lit(1).as('one'))
-                .where('dispatch_chunks.message_id', '=', messageId),
+                .where('dispatch_chunks.message_id', '=', p.messageId),
             ),
           ),
         )
-        .returning(['id', 'account_id', 'status'])
-        .compile(),
-    );
-    if (!finished) return null;
-    const status = finished.status === 'sent' ? 'sent' : 'failed';
-    return { messageId: Number(finished.id), accountId: Number(finished.account_id), status };
-  }
-
-  /** Recipients of pending messages not yet in a dispatch chunk. */
-  async queueDepth(run: RunQuery): Promise<number> {
-    const [row] = await run(
-      this.#db
+        .returning(['id', 'account_id', 'status']),
+    ),
+    queueDepth: statement((_: Record<string, never>) =>
+      db
         .selectFrom('messages')
         .select(sql<number | string | null>`sum(recipient_total - dispatch_upto)`.as('depth'))
         .where('status', '=', 'pending')
-        .where((eb) => eb('dispatch_upto', '<', eb.ref('recipient_total')))
-        .compile(),
-    );
-    return Number(row?.depth ?? 0);
-  }
-
-  async #parts(run: RunQuery, messageId: number): Promise<number> {
-    let parts = this.#partsOf.get(messageId);
-    if (parts === undefined) {
-      const [row] = await run(
-        this.#db.selectFrom('messages').select('parts').where('id', '=', messageId).compile(),
-      );
-      parts = row?.parts ?? 1;
-      this.#partsOf.set(messageId, parts);
-    }
-    return parts;
-  }
+        .where((eb) => eb('dispatch_upto', '<', eb.ref('recipient_total'))),
+    ),
+  };
 }
 
 /**
  * A part mask as a statement parameter: a bigint (better-sqlite3 binds it as a 64-bit integer;
  * pg sends its decimal text), typed as the schema's number column.
  */
-function maskParameter(mask: PartMask) {
-  return sql<number>`${mask}`;
+function mask(value: PartMask) {
+  return sql<number>`${value}`;
 }

@@ -1,6 +1,7 @@
 // What both delivery stores share around the domain's fold (domain/delivery/fold-delivery.ts):
 // the portable SQL that reads a recipient's delivery state, the row it is read into, and the
 // folding of a batch's events into the rows to write and the counter deltas.
+import { sql, type Kysely } from 'kysely';
 import type { AppliedReceipt, ReceiptReport } from '../domain/delivery/delivery-store.js';
 import {
   foldDelivery,
@@ -11,21 +12,32 @@ import {
 import { toPartMask } from '../domain/delivery/part-mask.js';
 import type { RecipientStatus } from '../domain/statuses.js';
 import type { CountDeltas } from './count-deltas.js';
-
-/** The columns of a `DeliveryStateRow`, from `recipients r` and `messages m`. */
-export const DELIVERY_STATE_COLUMNS = `r.message_id, r.seq, r.status, r.error, r.attempts,
-    CAST(r.parts_accepted AS TEXT) AS parts_accepted,
-    CAST(r.parts_delivered AS TEXT) AS parts_delivered,
-    r.next_attempt_at, r.first_attempt_at, r.updated_at, m.parts`;
+import type { Tables } from './schema.js';
+import { statement } from './statements.js';
 
 /**
- * A recipient's delivery state and its message's part count; masks as text, so that no driver
- * rounds a 64-bit value through a double. Each engine adds its own WHERE (one row on SQLite, an
- * array of keys and row locks on PostgreSQL).
+ * Reads recipients' delivery state and their message's part count (`recipients as r`, `messages
+ * as m`); masks as text, so that no driver rounds a 64-bit value through a double. Each engine
+ * adds which rows (one on SQLite, an array of keys and row locks on PostgreSQL).
  */
-export const SELECT_DELIVERY_STATE = `
-  SELECT ${DELIVERY_STATE_COLUMNS}
-  FROM recipients r JOIN messages m ON m.id = r.message_id`;
+export function selectDeliveryState(db: Kysely<Tables>) {
+  return db
+    .selectFrom('recipients as r')
+    .innerJoin('messages as m', 'm.id', 'r.message_id')
+    .select([
+      'r.message_id',
+      'r.seq',
+      'r.status',
+      'r.error',
+      'r.attempts',
+      sql<string>`CAST(r.parts_accepted AS TEXT)`.as('parts_accepted'),
+      sql<string>`CAST(r.parts_delivered AS TEXT)`.as('parts_delivered'),
+      'r.next_attempt_at',
+      'r.first_attempt_at',
+      'r.updated_at',
+      'm.parts',
+    ]);
+}
 
 export interface DeliveryStateRow {
   message_id: number;
@@ -113,4 +125,53 @@ export function appliedReceipts(
     outcome: receipt.outcome!,
     latencyMs: nowMs - submission.submittedAt,
   }));
+}
+
+type Pair = { carrier: string; smscId: string };
+type After = Pair & { at: number; batchSize: number };
+
+/**
+ * The sweep's reads, past a position in its order so that rows left in place are not read
+ * again, and the orphan deletion. With `lock` (PostgreSQL) a read locks its batch and skips rows
+ * another dispatcher's sweep holds.
+ */
+export function sweepStatements(db: Kysely<Tables>, { lock }: { lock: boolean }) {
+  return {
+    // Past a position in the sweep's order, so that rows left in place are not read again.
+    orphans: statement((p: After) => {
+      const query = db
+        .selectFrom('orphan_receipts')
+        .select(['carrier', 'smsc_id', 'outcome', 'error', 'received_at'])
+        .where(
+          (eb) =>
+            sql<boolean>`(${eb.ref('received_at')}, ${eb.ref('carrier')}, ${eb.ref('smsc_id')}) > (${p.at}, ${p.carrier}, ${p.smscId})`,
+        )
+        .orderBy('received_at')
+        .orderBy('carrier')
+        .orderBy('smsc_id')
+        .limit(p.batchSize);
+      return lock ? query.forUpdate().skipLocked() : query;
+    }),
+    deleteOrphan: statement((p: Pair) =>
+      db
+        .deleteFrom('orphan_receipts')
+        .where('carrier', '=', p.carrier)
+        .where('smsc_id', '=', p.smscId),
+    ),
+    overdue: statement((p: After & { before: number }) => {
+      const query = db
+        .selectFrom('submissions')
+        .select(['carrier', 'smsc_id', 'message_id', 'seq', 'part', 'submitted_at'])
+        .where('submitted_at', '<', p.before)
+        .where(
+          (eb) =>
+            sql<boolean>`(${eb.ref('submitted_at')}, ${eb.ref('carrier')}, ${eb.ref('smsc_id')}) > (${p.at}, ${p.carrier}, ${p.smscId})`,
+        )
+        .orderBy('submitted_at')
+        .orderBy('carrier')
+        .orderBy('smsc_id')
+        .limit(p.batchSize);
+      return lock ? query.forUpdate().skipLocked() : query;
+    }),
+  };
 }

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { CompiledQuery, Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   isOverdue,
   nextSweepCursor,
@@ -18,47 +18,44 @@ import {
   lastPerKey,
   matchReceipts,
   outcomeEvent,
+  type RecipientDeliveryState,
   type Submission,
 } from '../../domain/delivery/fold-delivery.js';
 import { CountDeltas } from '../count-deltas.js';
-import {
-  DeliveryChunks,
-  type ChunkRow,
-  type DispatchableRow,
-  type RunQuery,
-} from '../delivery-chunks.js';
+import { DeliveryChunks } from '../delivery-chunks.js';
 import {
   appliedReceipts,
   foldRecipients,
   orphanReport,
-  SELECT_DELIVERY_STATE,
+  selectDeliveryState,
+  sweepStatements,
   type ChangedRecipient,
-  type DeliveryStateRow,
 } from '../delivery-state-rows.js';
-import type { Tables } from '../schema.js';
+import type { SubmissionRow, Tables } from '../schema.js';
+import { bind, statement, type RunStatement, type Statement } from '../statements.js';
 
 type Run = <T>(work: () => T) => Promise<T>;
 
 /**
  * The delivery store on SQLite: each call one IMMEDIATE transaction on the process's one
  * connection, under the Kysely connection mutex (`run`), so it never interleaves with a Kysely
- * transaction. The chunk statements are the shared ones (delivery-chunks.ts); what is SQLite's
- * own is below. SQLite has a single writer, so a claim cannot race another claim and needs no
- * row locks; outcomes and receipts are written one row at a time with prepared statements, as
- * fast on an in-process engine as any batching.
+ * transaction. The chunk statements are the shared ones (delivery-chunks.ts), without row locks:
+ * SQLite has a single writer, so a claim cannot race another claim. Outcomes and receipts are
+ * written one row at a time, as fast on an in-process engine as any batching. Every statement
+ * is built with Kysely and compiled once (statements.ts), and kept prepared by its text.
  */
 export function sqliteDeliveryStore(
   raw: BetterSqlite3.Database,
   db: Kysely<Tables>,
   run: Run,
 ): DeliveryStore {
-  // Prepared on first use: the store is opened before the migrations create its tables.
-  let statements: Statements | undefined;
-  const st = () => (statements ??= prepare(raw));
-  const chunks = new DeliveryChunks(db);
-  const runQuery = sqliteRunQuery(raw);
+  const st = sqliteStatements(db);
+  const sweep = sweepStatements(db, { lock: false });
+  const chunks = new DeliveryChunks(db, { lock: false });
+  const exec = sqliteRunner(raw);
+  const runQuery: RunStatement = async (statement, values) => exec(statement, values);
   const applyCounts = (deltas: CountDeltas) => {
-    for (const entry of deltas.entries()) st().addCount.run(entry);
+    for (const entry of deltas.entries()) exec(st.addCount, entry);
   };
   const immediate = <T>(work: () => T): Promise<T> => run(() => raw.transaction(work).immediate());
   /** The same, for work that awaits the shared statements: the mutex is held until it settles. */
@@ -77,18 +74,7 @@ export function sqliteDeliveryStore(
     });
 
   return {
-    // Picks without row locks: SQLite's one writer already keeps two claims apart.
-    claimChunk: (input) =>
-      immediateAsync(() =>
-        chunks.claim(
-          runQuery,
-          {
-            due: async (nowMs) => st().dueChunk.get(nowMs, nowMs) as ChunkRow | undefined,
-            dispatchable: async () => st().dispatchable.get() as DispatchableRow | undefined,
-          },
-          input,
-        ),
-      ),
+    claimChunk: (input) => immediateAsync(() => chunks.claim(runQuery, input)),
 
     recordOutcomes: (outcomes, nowMs) =>
       immediate(() => {
@@ -108,13 +94,13 @@ export function sqliteDeliveryStore(
         const counts = new CountDeltas();
         const { matched, unmatched } = applyReceiptsNow(receipts, nowMs, counts);
         for (const orphan of lastPerKey(unmatched, orphanKey)) {
-          st().insertOrphan.run(
-            orphan.carrier,
-            normaliseSmscId(orphan.smscId),
-            orphan.outcome ?? 'pending',
-            orphan.error,
+          exec(st.insertOrphan, {
+            carrier: orphan.carrier,
+            smscId: normaliseSmscId(orphan.smscId),
+            outcome: orphan.outcome ?? 'pending',
+            error: orphan.error,
             nowMs,
-          );
+          });
         }
         applyCounts(counts);
         return appliedReceipts(matched, nowMs);
@@ -129,26 +115,26 @@ export function sqliteDeliveryStore(
         const orphans =
           from.orphans === null
             ? []
-            : (st().orphans.all(...rowAfter(from.orphans), batchSize) as OrphanRow[]);
+            : exec(sweep.orphans, { ...rowAfter(from.orphans), batchSize });
         const reports = orphans.map(orphanReport);
         const { unmatched } = applyReceiptsNow(reports, nowMs, counts);
         const left = new Set(unmatched);
         orphans.forEach((orphan, i) => {
           if (!left.has(reports[i]!) || orphan.received_at < nowMs - orphanMaxAgeMs)
-            st().deleteOrphan.run(orphan.carrier, orphan.smsc_id);
+            exec(sweep.deleteOrphan, { carrier: orphan.carrier, smscId: orphan.smsc_id });
         });
         const candidates =
           from.submissions === null
             ? []
-            : (st().overdue.all(
-                nowMs - shortestReceiptWindowMs(input),
+            : exec(sweep.overdue, {
+                before: nowMs - shortestReceiptWindowMs(input),
                 ...rowAfter(from.submissions),
                 batchSize,
-              ) as SubmissionRow[]);
+              });
         const events = new EventsByRecipient();
         for (const sub of candidates) {
           if (!isOverdue(sub, input)) continue;
-          st().deleteSubmission.run(sub.carrier, sub.smsc_id);
+          exec(st.deleteSubmission, { carrier: sub.carrier, smscId: sub.smsc_id });
           events.add(sub.message_id, sub.seq, { kind: 'timeout' });
         }
         const changed = writeFolds(events, nowMs, counts);
@@ -181,23 +167,12 @@ export function sqliteDeliveryStore(
   ): ChangedRecipient[] {
     const changed = foldRecipients(
       events.sorted(),
-      (messageId, seq) => st().deliveryState.get(messageId, seq) as DeliveryStateRow | undefined,
+      (messageId, seq) => exec(st.deliveryState, { messageId, seq })[0],
       nowMs,
       counts,
     );
     for (const { messageId, seq, state } of changed) {
-      st().writeState.run(
-        state.status,
-        state.error,
-        state.attempts,
-        state.partsAccepted,
-        state.partsDelivered,
-        state.nextAttemptAt,
-        state.firstAttemptAt,
-        state.updatedAt,
-        messageId,
-        seq,
-      );
+      exec(st.writeState, { ...state, messageId, seq });
     }
     return changed;
   }
@@ -210,15 +185,15 @@ export function sqliteDeliveryStore(
     const events = new EventsByRecipient();
     for (const outcome of outcomes) {
       if (outcome.kind === 'accepted') {
-        st().insertSubmission.run(
-          outcome.carrier,
-          normaliseSmscId(outcome.smscId),
-          outcome.messageId,
-          outcome.seq,
-          outcome.part,
+        exec(st.insertSubmission, {
+          carrier: outcome.carrier,
+          smscId: normaliseSmscId(outcome.smscId),
+          messageId: outcome.messageId,
+          seq: outcome.seq,
+          part: outcome.part,
           nowMs,
-        );
-        st().markAccepted.run(outcome.messageId);
+        });
+        exec(st.markAccepted, { messageId: outcome.messageId });
       }
       events.add(outcome.messageId, outcome.seq, outcomeEvent(outcome));
     }
@@ -234,14 +209,14 @@ export function sqliteDeliveryStore(
     const result = matchReceipts(
       receipts,
       (carrier, smscId) => {
-        const row = st().submission.get(carrier, smscId) as SubmissionRow | undefined;
+        const [row] = exec(st.submission, { carrier, smscId });
         return row && submissionOf(row);
       },
       smscIdForms,
     );
     const events = new EventsByRecipient();
     for (const { receipt, submission } of result.matched) {
-      st().deleteSubmission.run(submission.carrier, submission.smscId);
+      exec(st.deleteSubmission, { carrier: submission.carrier, smscId: submission.smscId });
       events.add(submission.messageId, submission.seq, {
         kind: 'receipt',
         part: submission.part,
@@ -269,86 +244,99 @@ function orphanKey(receipt: ReceiptReport): string {
   return `${receipt.carrier}\u0000${normaliseSmscId(receipt.smscId)}`;
 }
 
-interface SubmissionRow {
-  carrier: string;
-  smsc_id: string;
-  message_id: number;
-  seq: number;
-  part: number;
-  submitted_at: number;
-}
-
-interface OrphanRow {
-  carrier: string;
-  smsc_id: string;
-  outcome: string;
-  error: string | null;
-  received_at: number;
-}
-
 /** A sweep position as the parameters of a row-value comparison. */
-function rowAfter(position: SweepPosition): [number, string, string] {
-  return [position.at, position.carrier, position.smscId];
+function rowAfter(position: SweepPosition) {
+  return { at: position.at, carrier: position.carrier, smscId: position.smscId };
 }
 
-type Statements = ReturnType<typeof prepare>;
-
-/** Runs the shared statements on the one connection, each prepared once by its SQL text. */
-function sqliteRunQuery(raw: BetterSqlite3.Database): RunQuery {
-  const prepared = new Map<string, BetterSqlite3.Statement>();
-  return async <R>(query: CompiledQuery<R>) => {
-    let statement = prepared.get(query.sql);
+/**
+ * Runs a statement on the one connection, synchronously (better-sqlite3 is), prepared once per
+ * statement: the texts never change.
+ */
+function sqliteRunner(raw: BetterSqlite3.Database) {
+  const prepared = new WeakMap<Statement<never, unknown>, BetterSqlite3.Statement>();
+  return <P, R>(st: Statement<P, R>, values: P): R[] => {
+    let statement = prepared.get(st as Statement<never, unknown>);
     if (!statement) {
-      statement = raw.prepare(query.sql);
-      prepared.set(query.sql, statement);
+      statement = raw.prepare(st.sql);
+      prepared.set(st as Statement<never, unknown>, statement);
     }
-    if (statement.reader) return statement.all(...query.parameters) as R[];
-    statement.run(...query.parameters);
+    const bound = bind(st, values);
+    if (statement.reader) return statement.all(...bound) as R[];
+    statement.run(...bound);
     return [];
   };
 }
 
-function prepare(raw: BetterSqlite3.Database) {
+type Pair = { carrier: string; smscId: string };
+
+function sqliteStatements(db: Kysely<Tables>) {
   return {
-    // Leased chunks whose lease ran out, or whose retries are due; first seqs first, so every
-    // message's early chunks go before anyone's later ones.
-    dueChunk: raw.prepare(`
-      SELECT c.message_id, c.first_seq, c.last_seq FROM dispatch_chunks c
-      JOIN messages m ON m.id = c.message_id
-      WHERE c.due_at <= ? AND c.lease_expires_at <= ? AND m.status = 'pending'
-      ORDER BY c.first_seq, c.message_id LIMIT 1`),
-    dispatchable: raw.prepare(`
-      SELECT id, dispatch_upto, materialised_upto FROM messages
-      WHERE status = 'pending' AND dispatch_upto < recipient_total AND dispatch_upto < materialised_upto
-      ORDER BY dispatch_upto, id LIMIT 1`),
-    insertSubmission: raw.prepare(
-      'INSERT OR REPLACE INTO submissions (carrier, smsc_id, message_id, seq, part, submitted_at) VALUES (?, ?, ?, ?, ?, ?)',
+    insertSubmission: statement(
+      (p: Pair & { messageId: number; seq: number; part: number; nowMs: number }) =>
+        db.insertInto('submissions').orReplace().values({
+          carrier: p.carrier,
+          smsc_id: p.smscId,
+          message_id: p.messageId,
+          seq: p.seq,
+          part: p.part,
+          submitted_at: p.nowMs,
+        }),
     ),
-    markAccepted: raw.prepare(
-      'UPDATE messages SET any_accepted = 1 WHERE id = ? AND any_accepted = 0',
+    markAccepted: statement((p: { messageId: number }) =>
+      db
+        .updateTable('messages')
+        .set({ any_accepted: 1 })
+        .where('id', '=', p.messageId)
+        .where('any_accepted', '=', 0),
     ),
-    deliveryState: raw.prepare(`${SELECT_DELIVERY_STATE} WHERE r.message_id = ? AND r.seq = ?`),
-    writeState: raw.prepare(`
-      UPDATE recipients SET status = ?, error = ?, attempts = ?, parts_accepted = ?,
-        parts_delivered = ?, next_attempt_at = ?, first_attempt_at = ?, updated_at = ?
-      WHERE message_id = ? AND seq = ?`),
-    addCount: raw.prepare(`
-      INSERT INTO message_counts (message_id, status, count) VALUES (@messageId, @status, @delta)
-      ON CONFLICT (message_id, status) DO UPDATE SET count = count + @delta`),
-    submission: raw.prepare(
-      'SELECT carrier, smsc_id, message_id, seq, part, submitted_at FROM submissions WHERE carrier = ? AND smsc_id = ?',
+    deliveryState: statement((p: { messageId: number; seq: number }) =>
+      selectDeliveryState(db).where('r.message_id', '=', p.messageId).where('r.seq', '=', p.seq),
     ),
-    deleteSubmission: raw.prepare('DELETE FROM submissions WHERE carrier = ? AND smsc_id = ?'),
-    insertOrphan: raw.prepare(
-      'INSERT OR REPLACE INTO orphan_receipts (carrier, smsc_id, outcome, error, received_at) VALUES (?, ?, ?, ?, ?)',
+    writeState: statement((p: RecipientDeliveryState & { messageId: number; seq: number }) =>
+      db
+        .updateTable('recipients')
+        .set({
+          status: p.status,
+          error: p.error,
+          attempts: p.attempts,
+          parts_accepted: sql<number>`${p.partsAccepted}`,
+          parts_delivered: sql<number>`${p.partsDelivered}`,
+          next_attempt_at: p.nextAttemptAt,
+          first_attempt_at: p.firstAttemptAt,
+          updated_at: p.updatedAt,
+        })
+        .where('message_id', '=', p.messageId)
+        .where('seq', '=', p.seq),
     ),
-    // Past a position in the sweep's order, so that rows left in place are not read again.
-    orphans: raw.prepare(
-      'SELECT carrier, smsc_id, outcome, error, received_at FROM orphan_receipts WHERE (received_at, carrier, smsc_id) > (?, ?, ?) ORDER BY received_at, carrier, smsc_id LIMIT ?',
+    addCount: statement((p: { messageId: number; status: string; delta: number }) =>
+      db
+        .insertInto('message_counts')
+        .values({ message_id: p.messageId, status: p.status, count: p.delta })
+        .onConflict((oc) =>
+          oc
+            .columns(['message_id', 'status'])
+            .doUpdateSet((eb) => ({ count: eb('message_counts.count', '+', p.delta) })),
+        ),
     ),
-    deleteOrphan: raw.prepare('DELETE FROM orphan_receipts WHERE carrier = ? AND smsc_id = ?'),
-    overdue: raw.prepare(
-      'SELECT carrier, smsc_id, message_id, seq, part, submitted_at FROM submissions WHERE submitted_at < ? AND (submitted_at, carrier, smsc_id) > (?, ?, ?) ORDER BY submitted_at, carrier, smsc_id LIMIT ?',
+    submission: statement((p: Pair) =>
+      db
+        .selectFrom('submissions')
+        .select(['carrier', 'smsc_id', 'message_id', 'seq', 'part', 'submitted_at'])
+        .where('carrier', '=', p.carrier)
+        .where('smsc_id', '=', p.smscId),
+    ),
+    deleteSubmission: statement((p: Pair) =>
+      db.deleteFrom('submissions').where('carrier', '=', p.carrier).where('smsc_id', '=', p.smscId),
+    ),
+    insertOrphan: statement((p: Pair & { outcome: string; error: string | null; nowMs: number }) =>
+      db.insertInto('orphan_receipts').orReplace().values({
+        carrier: p.carrier,
+        smsc_id: p.smscId,
+        outcome: p.outcome,
+        error: p.error,
+        received_at: p.nowMs,
+      }),
     ),
   };
 }
