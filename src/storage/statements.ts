@@ -19,6 +19,8 @@ export interface Compilable<R> {
 
 /** A statement compiled once; `P` the values it takes by name, `R` a row it returns. */
 export interface Statement<P, R> {
+  /** Unique in the process: PostgreSQL keeps the statement prepared per connection by it. */
+  readonly name: string;
   readonly sql: string;
   /** The compiled parameters in order: a name to bind, or a constant the builder put there. */
   readonly parameters: readonly unknown[];
@@ -27,6 +29,8 @@ export interface Statement<P, R> {
   /** Never present: carries `R` for the type checker. */
   readonly __row?: R;
 }
+
+let compiledStatements = 0;
 
 /**
  * Builds and compiles a statement once. `build` receives its parameters as an object whose every
@@ -51,7 +55,11 @@ export function statement<P extends object, R>(
   ) as P;
   const built = build(params);
   const compiled = 'compile' in built ? built.compile() : built;
-  return { sql: compiled.sql, parameters: compiled.parameters };
+  return {
+    name: `nok_${++compiledStatements}`,
+    sql: compiled.sql,
+    parameters: compiled.parameters,
+  };
 }
 
 /** The values of a run of `st`, in the order its text wants them. */

@@ -187,14 +187,49 @@ async function timeOutOverdue(
   };
 }
 
-/** Runs statements on the transaction's connection. */
+/**
+ * Runs statements on the transaction's connection, each prepared by name: PostgreSQL parses and
+ * plans it once per connection, and pg sends its text once.
+ */
 function pgRun(client: pg.PoolClient): RunStatement {
   return async <P, R>(st: Statement<P, R>, values: P) =>
-    (await client.query({ text: st.sql, values: bind(st, values) })).rows as R[];
+    (await client.query({ name: st.name, text: st.sql, values: pgValues(bind(st, values)) }))
+      .rows as R[];
 }
 
 /** Runs a statement on its own (atomic by itself). */
 function poolRun(pool: pg.Pool): RunStatement {
   return async <P, R>(st: Statement<P, R>, values: P) =>
-    (await autocommit(pool, st.sql, bind(st, values))).rows as R[];
+    (await autocommit(pool, st.sql, pgValues(bind(st, values)))).rows as R[];
 }
+
+/**
+ * Values as pg sends them, arrays as PostgreSQL's array literal text made here in one pass:
+ * pg's own encoding escapes every element with two regular expressions, numbers too, and was
+ * the largest part of the driver's cost of a batch.
+ */
+function pgValues(values: unknown[]): unknown[] {
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (Array.isArray(value)) values[i] = arrayLiteral(value);
+  }
+  return values;
+}
+
+function arrayLiteral(values: readonly unknown[]): string {
+  let text = '{';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) text += ',';
+    const value = values[i];
+    if (value === null || value === undefined) text += 'NULL';
+    else if (typeof value === 'number' || typeof value === 'bigint') text += String(value);
+    else {
+      const string = String(value);
+      text += NEEDS_ESCAPE.test(string) ? `"${string.replace(ESCAPED, '\\$&')}"` : `"${string}"`;
+    }
+  }
+  return text + '}';
+}
+
+const NEEDS_ESCAPE = /["\\]/;
+const ESCAPED = /["\\]/g;
