@@ -1,5 +1,5 @@
 // Parent-side handle on a Nok server child (nok-server.ts): start, seed, read its peak RSS, stop.
-import { fork, type ChildProcess } from 'node:child_process';
+import { execSync, fork, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ChildMessage, ParentMessage } from './nok-server.js';
@@ -16,6 +16,8 @@ export interface NokServer {
   /** The child's peak resident set (VmHWM) since it started or since the last reset, in bytes. */
   peakRssBytes(): number;
   rssBytes(): number;
+  /** CPU time (user and system) the child has used since it started, in seconds. */
+  cpuSeconds(): number;
   /** Resets VmHWM to the current RSS (Linux `clear_refs` 5), so the next peak is one phase's. */
   resetPeakRss(): void;
   stop(): Promise<void>;
@@ -60,6 +62,7 @@ export async function startNokServer(env: Record<string, string>): Promise<NokSe
     },
     peakRssBytes: () => statusKb(pid, 'VmHWM') * 1024,
     rssBytes: () => statusKb(pid, 'VmRSS') * 1024,
+    cpuSeconds: () => cpuSeconds(pid),
     resetPeakRss: () => writeFileSync(`/proc/${pid}/clear_refs`, '5'),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -85,6 +88,15 @@ function nextMessage(child: ChildProcess, exited: Promise<number | null>): Promi
 function describe(message: ChildMessage): string {
   return message.type === 'failed' ? message.error : message.type;
 }
+
+/** utime + stime of /proc/<pid>/stat (fields 14 and 15, after the parenthesised name). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+const CLOCK_TICKS = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
 
 function statusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -11,7 +11,7 @@ export interface Figure {
   readonly value: number;
   /** For a latency: its p50, shown before the p99. */
   readonly p50?: number;
-  readonly unit: 's' | 'ms' | 'MB' | 'req/s' | 'rows' | 'rows/s' | 'PDUs/s' | 'msg/s' | '×';
+  readonly unit: 's' | 'ms' | 'MB' | 'req/s' | 'rows' | 'rows/s' | 'PDUs/s' | 'msg/s' | 'µs' | '×';
   /** Upper bound to meet (lower is better), or for req/s a floor. */
   readonly target?: string;
   readonly met?: boolean;
@@ -39,7 +39,9 @@ export function formatFigure(figure: Pick<Figure, 'value' | 'unit' | 'p50'>): st
         ? 3
         : figure.unit === '×'
           ? 2
-          : 0;
+          : figure.unit === 'µs'
+            ? 1
+            : 0;
   const value = `${figure.value.toFixed(digits(figure.value))} ${figure.unit}`;
   return figure.p50 === undefined ? value : `${figure.p50.toFixed(digits(figure.p50))} / ${value}`;
 }
