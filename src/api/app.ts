@@ -2,6 +2,12 @@ import fastifyCookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Caller } from '../domain/accounts/authenticate.js';
 import type { Clock } from '../domain/clock.js';
@@ -34,7 +40,6 @@ import { installRequestId, requestIdOptions } from './plugins/request-id.js';
 import { accountRoutes } from './routes/account.js';
 import { smsSendRoutes } from './routes/sms-send.js';
 import { smsRoutes } from './routes/sms.js';
-import { sharedSchemas } from './schemas.js';
 
 export interface AppDeps {
   readonly store: Store;
@@ -118,7 +123,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       origin: deps.consoleOrigin,
     }),
   });
-  for (const schema of sharedSchemas) app.addSchema(schema);
 
   await app.register(swagger, {
     openapi: {
@@ -134,14 +138,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
       security: [{ apiKey: [] }],
     },
-    // The console's routes are in its own document (/console/api/openapi.json), not this one.
-    transform: ({ schema, url }) => ({
-      schema: url.startsWith('/console') ? { ...schema, hide: true } : schema,
-      url,
-    }),
-    refResolver: {
-      buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
-    },
+    // Generated from the routes' zod schemas (contract/sms.ts); the console's routes are in
+    // its own document (/console/api/openapi.json), not this one.
+    transform: (route) =>
+      jsonSchemaTransform(
+        route.url.startsWith('/console')
+          ? { ...route, schema: { ...route.schema, hide: true } }
+          : route,
+      ),
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(withAccess('public', swaggerUi), { routePrefix: '/docs' });
   const isPublic = { hide: true };
@@ -174,6 +179,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
+      // /api/v2 validates and answers with the zod schemas of contract/sms.ts.
+      api.setValidatorCompiler(validatorCompiler);
+      api.setSerializerCompiler(serializerCompiler);
       acceptEmptyJsonBodies(api);
       await api.register(smsSendRoutes, {
         store: deps.store,

@@ -21,7 +21,7 @@ export function presentMessage(message: Message, counts?: ReadonlyMap<RecipientS
     recipients: presentRecipientCounts(message),
     creditsPerPart: message.pricePerPart,
     cost: message.cost,
-    ...(counts ? { drSummary: Object.fromEntries(counts) } : {}),
+    ...(counts ? { drSummary: Object.fromEntries(counts) as Record<RecipientStatus, number> } : {}),
   };
 }
 

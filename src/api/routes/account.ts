@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { getBalance } from '../../domain/credits/get-balance.js';
 import type { Store } from '../../domain/store.js';
-import { SENDER_STATUSES } from '../../domain/statuses.js';
-import { errorResponses } from '../schemas.js';
+import { balanceSchema, errorResponses, sendersSchema } from '../contract/sms.js';
 
-export async function accountRoutes(app: FastifyInstance, deps: { store: Store }): Promise<void> {
+export async function accountRoutes(api: FastifyInstance, deps: { store: Store }): Promise<void> {
+  const app = api.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/sms/credit/balance',
     {
@@ -13,17 +14,7 @@ export async function accountRoutes(app: FastifyInstance, deps: { store: Store }
         summary: 'The account credit balance',
         tags: ['account'],
         response: {
-          200: {
-            type: 'object',
-            required: ['balance', 'creditsPerPart'],
-            properties: {
-              balance: { type: 'integer', description: 'Credits available.' },
-              creditsPerPart: {
-                type: 'integer',
-                description: 'Credits one message part costs one recipient.',
-              },
-            },
-          },
+          200: balanceSchema,
           ...errorResponses(401, 403, 429),
         },
       },
@@ -44,28 +35,7 @@ export async function accountRoutes(app: FastifyInstance, deps: { store: Store }
           'Only senders with status approved can send. New names are requested in the web console.',
         tags: ['account'],
         response: {
-          200: {
-            type: 'object',
-            required: ['data'],
-            properties: {
-              data: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  required: ['name', 'status', 'shared', 'createdAt'],
-                  properties: {
-                    name: { type: 'string' },
-                    status: { type: 'string', enum: [...SENDER_STATUSES] },
-                    shared: {
-                      type: 'boolean',
-                      description: 'True when another account owns it and shares it.',
-                    },
-                    createdAt: { type: 'string', format: 'date-time' },
-                  },
-                },
-              },
-            },
-          },
+          200: sendersSchema,
           ...errorResponses(401, 403, 429),
         },
       },

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import { LIMITS } from '../../domain/limits.js';
@@ -7,7 +8,14 @@ import { preparePreview } from '../../domain/messages/prepare-send.js';
 import { sendMessage, toEstimate } from '../../domain/messages/send-message.js';
 import type { Store } from '../../domain/store.js';
 import { presentAccepted, presentEstimate } from '../presenters.js';
-import { costEstimate, errorResponses, previewBody, sendAccepted, sendBody } from '../schemas.js';
+import {
+  costEstimateSchema,
+  errorResponses,
+  previewBodySchema,
+  sendAcceptedSchema,
+  sendBodySchema,
+  sendHeadersSchema,
+} from '../contract/sms.js';
 import { scanSendBody } from '../send-body/scan-send-body.js';
 
 export interface SendRouteDeps {
@@ -18,10 +26,6 @@ export interface SendRouteDeps {
   /** Told of each send accepted (not of replays): wakes the background work, counts metrics. */
   readonly onAccepted: (charged: number) => void;
 }
-
-// 1 to 255 printable ASCII characters; the same pattern is published in the OpenAPI document.
-const IDEMPOTENCY_KEY_PATTERN = `^[\\x21-\\x7e]{1,${LIMITS.idempotencyKeyChars}}$`;
-const IDEMPOTENCY_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 // The schemas below document the bodies; validation is the byte scanner's and the domain's,
 // because Ajv over a parsed 2M-element array is the slow path this route exists to avoid.
@@ -51,23 +55,14 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
         description:
           'Requires a key with scope sms:send or *. Numbers are normalised to 66XXXXXXXXX and sent once each; malformed numbers become recipients with status invalid and blocklisted ones status blocked, neither charged. With dryRun the answer is a cost estimate and nothing is stored. An Idempotency-Key header replays the first successful answer for the same body (header Idempotent-Replayed: true) and never charges twice.',
         tags: ['sms'],
-        headers: {
-          type: 'object',
-          properties: {
-            'idempotency-key': {
-              type: 'string',
-              minLength: 1,
-              maxLength: LIMITS.idempotencyKeyChars,
-              pattern: IDEMPOTENCY_KEY_PATTERN,
-              description: `Optional. 1 to ${LIMITS.idempotencyKeyChars} printable ASCII characters. A retry with the same key and body replays the first answer and charges nothing more; the same key with another body answers 422.`,
-            },
-          },
-        },
-        body: sendBody,
+        headers: sendHeadersSchema,
+        body: sendBodySchema,
         response: {
           200: {
             description: 'Accepted (or, with dryRun, an estimate)',
-            oneOf: [sendAccepted, costEstimate],
+            content: {
+              'application/json': { schema: z.union([sendAcceptedSchema, costEstimateSchema]) },
+            },
           },
           ...errorResponses(400, 401, 402, 403, 413, 415, 422, 429),
         },
@@ -112,8 +107,8 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
       schema: {
         summary: 'Estimate message parts and credits; nothing is charged or sent',
         tags: ['sms'],
-        body: previewBody,
-        response: { 200: costEstimate, ...errorResponses(400, 401, 403, 413, 415, 429) },
+        body: previewBodySchema,
+        response: { 200: costEstimateSchema, ...errorResponses(400, 401, 403, 413, 415, 429) },
       },
     },
     async (request) => {
@@ -135,13 +130,11 @@ function bodyBytes(request: FastifyRequest): Buffer {
 }
 
 function readIdempotencyKey(request: FastifyRequest): string | undefined {
-  const value = request.headers['idempotency-key'];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
-    throw new DomainError(
-      'INVALID_PARAMETER',
-      `Idempotency-Key must be 1 to ${LIMITS.idempotencyKeyChars} printable ASCII characters`,
-    );
+  const parsed = sendHeadersSchema.safeParse({
+    'idempotency-key': request.headers['idempotency-key'],
+  });
+  if (!parsed.success) {
+    throw new DomainError('INVALID_PARAMETER', parsed.error.issues[0]!.message);
   }
-  return value;
+  return parsed.data['idempotency-key'];
 }
