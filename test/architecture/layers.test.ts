@@ -10,8 +10,8 @@ import { findCycles, reachableFrom, readImportGraph } from '../support/import-gr
 const LAYERS = {
   /** Rules, use cases and the ports they declare: plain TypeScript. */
   domain: { paths: ['src/domain/'], may: [] },
-  /** The console's request and response shapes, imported by the browser too. */
-  contract: { paths: ['src/api/console/contract/'], may: ['domain'] },
+  /** The request and response shapes of /api/v2 and the console, imported by the browser too. */
+  contract: { paths: ['src/api/contract/', 'src/api/console/contract/'], may: ['domain'] },
   storage: { paths: ['src/storage/'], may: ['domain'] },
   carriers: { paths: ['src/carriers/'], may: ['domain'] },
   mail: { paths: ['src/mail/'], may: ['domain'] },

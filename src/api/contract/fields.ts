@@ -5,9 +5,11 @@ import {
   parseDate,
   parseDateTime,
 } from '../../domain/date-time.js';
-import type { ErrorCode } from '../../domain/errors.js';
+import { DomainError, type ErrorCode } from '../../domain/errors.js';
 import { countCharacters, LIMITS } from '../../domain/limits.js';
 import { contentProblem } from '../../domain/messages/message-text.js';
+import type { TemplateVariables } from '../../domain/messages/render-template.js';
+import type { MessageText } from '../../domain/messages/send-request.js';
 import { MSISDN_PATTERN } from '../../domain/recipients/msisdn.js';
 import { SENDER_NAME_PATTERN, senderNameProblem } from '../../domain/senders/sender-name.js';
 
@@ -157,6 +159,18 @@ export function issueCode(issue: z.core.$ZodIssue): ErrorCode {
   return (typeof field === 'string' && FIELD_CODES[field]) || 'INVALID_PARAMETER';
 }
 
+/**
+ * The code of a refusal by a route's validator: its first issue, as fastify-type-provider-zod
+ * hands it over (the issue's own members under `params`, its path as `instancePath`).
+ */
+export function validationCode(
+  entry: { readonly instancePath?: string; readonly params?: unknown } | undefined,
+): ErrorCode {
+  const path = (entry?.instancePath ?? '').split('/').filter((segment) => segment !== '');
+  const params = entry?.params as { readonly params?: Record<string, unknown> } | undefined;
+  return issueCode({ code: 'custom', message: '', input: undefined, path, params: params?.params });
+}
+
 /** An issue as the one sentence of an error body: which field, and what is wrong with it. */
 export function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'custom' && issueCode(issue) !== 'INVALID_PARAMETER') return issue.message;
@@ -206,7 +220,8 @@ export const msisdnText = z.string().meta({ description: '66XXXXXXXXX or 0XXXXXX
  * The rules across the members of a send or a preview, as JSON Schema keywords that validators
  * and fuzzers read: exactly one of content/templateId, at least one of msisdns/contactGroupId
  * (msisdns alone holding a valid number, or nothing could be sent), variables only with a
- * template. `messageRules` enforces the same.
+ * template. `messageRules` enforces the rules on the text; the use case that the recipients are
+ * given and hold a valid number.
  */
 export const MEMBER_RULES = [
   { oneOf: [{ required: ['content'] }, { required: ['templateId'] }] },
@@ -222,30 +237,42 @@ export const MEMBER_RULES = [
   { dependentRequired: { variables: ['templateId'] } },
 ];
 
-/** The members `MEMBER_RULES` speaks of; `recipients`: the members that name recipients. */
+/** The members `MEMBER_RULES` speaks of. */
 interface MessageMembers {
-  readonly content?: unknown;
-  readonly templateId?: unknown;
-  readonly variables?: unknown;
+  readonly content?: string;
+  readonly templateId?: number;
+  readonly variables?: TemplateVariables;
 }
 
 /**
- * Enforces MEMBER_RULES but the valid number (the use case counts the numbers): for a refine of
- * a send or preview body. `recipients` names the members that give recipients.
+ * Enforces MEMBER_RULES on the text, for a refine of a send or preview body: exactly one of
+ * content and templateId, variables only with a template. (That the recipients are given, and
+ * hold a valid number, is the use case's: the console gives them as an uploaded list too.)
  */
-export function messageRules<T extends MessageMembers>(recipients: readonly (keyof T & string)[]) {
-  return (body: T, ctx: z.RefinementCtx): void => {
-    if ((body.content === undefined) === (body.templateId === undefined)) {
-      ctx.addIssue({ code: 'custom', message: 'Give exactly one of content or templateId' });
-    }
-    if (body.variables !== undefined && body.templateId === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'variables go with templateId, not content' });
-    }
-    if (recipients.every((member) => body[member] === undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `Give the recipients as ${recipients.join(' or ')}`,
-      });
-    }
-  };
+export function messageRules(body: MessageMembers, ctx: z.RefinementCtx): void {
+  if ((body.content === undefined) === (body.templateId === undefined)) {
+    ctx.addIssue({ code: 'custom', message: 'Give exactly one of content or templateId' });
+  }
+  if (body.variables !== undefined && body.templateId === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'variables go with templateId, not content' });
+  }
+}
+
+/** The text of a body `messageRules` accepted, as the use case takes it. */
+export function messageText(body: MessageMembers): MessageText {
+  return body.templateId !== undefined
+    ? { templateId: body.templateId, variables: body.variables ?? {} }
+    : // messageRules saw content given; an empty text is refused by the use case all the same.
+      { content: body.content ?? '' };
+}
+
+/**
+ * A parsed value, or the DomainError its first refusal answers with (`issueCode`): for what a
+ * route parses itself rather than through its schema's validator.
+ */
+export function parseOrRefuse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new DomainError(issueCode(issue), issueMessage(issue));
 }

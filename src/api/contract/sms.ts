@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { LIMITS } from '../../domain/limits.js';
 import type { NumberList } from '../../domain/recipients/number-list.js';
+import type { TemplateVariables } from '../../domain/messages/render-template.js';
+import type { PreviewRequest, SendRequest } from '../../domain/messages/send-request.js';
 import { MESSAGE_STATUSES, RECIPIENT_STATUSES, SENDER_STATUSES } from '../../domain/statuses.js';
 import {
   contentSchema,
@@ -8,6 +10,7 @@ import {
   idSchema,
   MEMBER_RULES,
   messageRules,
+  messageText,
   msisdnText,
   queryInteger,
   queryObject,
@@ -130,7 +133,7 @@ const publishedMsisdns = z.array(msisdnText).max(LIMITS.numbersPerRequest).meta(
 /** The numbers as the byte scanner reads them: already counted, normalised and deduplicated. */
 const scannedMsisdns = z.custom<NumberList>().meta(msisdnsMeta);
 
-function previewShape<N extends z.ZodType>(msisdns: N) {
+export function previewShape<N extends z.ZodType>(msisdns: N) {
   return {
     content: contentSchema(LIMITS.previewContentChars).optional(),
     msisdns: msisdns.optional(),
@@ -142,7 +145,7 @@ function previewShape<N extends z.ZodType>(msisdns: N) {
   };
 }
 
-function sendShape<N extends z.ZodType>(msisdns: N) {
+export function sendShape<N extends z.ZodType>(msisdns: N) {
   return {
     sender: senderNameSchema,
     content: contentSchema(LIMITS.sendContentChars).optional(),
@@ -162,29 +165,64 @@ function sendShape<N extends z.ZodType>(msisdns: N) {
   };
 }
 
-const recipientMembers = ['msisdns', 'contactGroupId'] as const;
-
 /** POST /api/v2/sms/send, as published. */
 export const sendBodySchema = z
   .strictObject(sendShape(publishedMsisdns))
-  .superRefine(messageRules(recipientMembers))
+  .superRefine(messageRules)
   .meta({ allOf: MEMBER_RULES });
 
 /** POST /api/v2/sms/preview-cost, as published. */
 export const previewBodySchema = z
   .strictObject(previewShape(publishedMsisdns))
-  .superRefine(messageRules(recipientMembers))
+  .superRefine(messageRules)
   .meta({ allOf: MEMBER_RULES });
 
-/** The send body the scanner read, parsed into the use case's command (`SendRequest`). */
+/** What a preview body holds once parsed, its numbers read into a list. */
+export interface PreviewMembers {
+  readonly content?: string;
+  readonly templateId?: number;
+  readonly variables?: TemplateVariables;
+  readonly msisdns?: NumberList;
+  readonly contactGroupId?: number;
+}
+
+/** What a send body holds once parsed, its numbers read into a list. */
+export interface SendMembers extends PreviewMembers {
+  readonly sender: string;
+  readonly scheduledTime?: number;
+  readonly dryRun?: boolean;
+}
+
+/** A parsed preview body as the use case's command. */
+export function toPreviewRequest(body: PreviewMembers): PreviewRequest {
+  return {
+    text: messageText(body),
+    ...(body.msisdns !== undefined && { numbers: body.msisdns }),
+    ...(body.contactGroupId !== undefined && { contactGroupId: body.contactGroupId }),
+  };
+}
+
+/** A parsed send body as the use case's command. */
+export function toSendRequest(body: SendMembers): SendRequest {
+  return {
+    ...toPreviewRequest(body),
+    sender: body.sender,
+    scheduledAt: body.scheduledTime ?? null,
+    dryRun: body.dryRun ?? false,
+  };
+}
+
+/** The send body the scanner read, parsed into the use case's command. */
 export const sendRequestSchema = z
   .strictObject(sendShape(scannedMsisdns))
-  .superRefine(messageRules(recipientMembers));
+  .superRefine(messageRules)
+  .transform(toSendRequest);
 
-/** The preview body the scanner read, parsed into the use case's command (`PreviewRequest`). */
+/** The preview body the scanner read, parsed into the use case's command. */
 export const previewRequestSchema = z
   .strictObject(previewShape(scannedMsisdns))
-  .superRefine(messageRules(recipientMembers));
+  .superRefine(messageRules)
+  .transform(toPreviewRequest);
 
 /** 1 to 255 printable ASCII characters; the same pattern is published in the document. */
 export const IDEMPOTENCY_KEY_PATTERN = `^[\\x21-\\x7e]{1,${LIMITS.idempotencyKeyChars}}$`;

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../../domain/errors.js';
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from '../../domain/store-unavailable.js';
+import { validationCode } from '../contract/fields.js';
 import { BodyScanError } from '../send-body/scan-send-body.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
@@ -161,7 +162,7 @@ function classify(
   if (error instanceof DomainError || error instanceof BodyScanError)
     return { code: error.code, message: error.message };
   if ('validation' in error && error.validation) {
-    return { code: 'INVALID_PARAMETER', message: error.message };
+    return { code: validationCode(error.validation[0]), message: error.message };
   }
   const mapped = 'code' in error && error.code ? FRAMEWORK_CODES[error.code] : undefined;
   if (mapped) return { code: mapped, message: error.message };

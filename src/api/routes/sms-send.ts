@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
-import { LIMITS } from '../../domain/limits.js';
 import { preparePreview } from '../../domain/messages/prepare-send.js';
 import { sendMessage, toEstimate } from '../../domain/messages/send-message.js';
 import type { Store } from '../../domain/store.js';
@@ -16,7 +15,7 @@ import {
   sendBodySchema,
   sendHeadersSchema,
 } from '../contract/sms.js';
-import { scanSendBody } from '../send-body/scan-send-body.js';
+import { readPreviewRequest, readSendRequest } from '../send-body/send-request.js';
 
 export interface SendRouteDeps {
   readonly store: Store;
@@ -71,14 +70,12 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
     async (request, reply) => {
       const idempotencyKey = readIdempotencyKey(request);
       const body = bodyBytes(request);
-      const scanned = scanSendBody(body, { maxNumbers: LIMITS.numbersPerRequest });
       const outcome = await sendMessage(
         deps.store,
         {
           accountId: request.caller.accountId,
           apiKeyId: request.caller.apiKeyId,
-          fields: scanned.fields,
-          numbers: scanned.msisdns,
+          request: readSendRequest(body),
           ...(idempotencyKey
             ? {
                 idempotency: {
@@ -112,12 +109,10 @@ export async function smsSendRoutes(app: FastifyInstance, deps: SendRouteDeps): 
       },
     },
     async (request) => {
-      const scanned = scanSendBody(bodyBytes(request), { maxNumbers: LIMITS.numbersPerRequest });
       const prepared = await preparePreview(
         deps.store,
         request.caller.accountId,
-        scanned.fields,
-        scanned.msisdns,
+        readPreviewRequest(bodyBytes(request)),
       );
       return presentEstimate(toEstimate(prepared));
     },

@@ -12,21 +12,11 @@ import {
   type ResolvedRecipients,
 } from '../recipients/resolve-recipients.js';
 import { countCharacters, LIMITS } from '../limits.js';
-import { checkSenderName } from '../senders/sender-name.js';
 import { countParts } from './message-parts.js';
-import { checkVariables, renderTemplate } from './render-template.js';
-import { parseScheduledTime } from './scheduled-time.js';
-
-const SEND_FIELDS = new Set([
-  'sender',
-  'content',
-  'contactGroupId',
-  'templateId',
-  'variables',
-  'scheduledTime',
-  'dryRun',
-]);
-const PREVIEW_FIELDS = new Set(['content', 'contactGroupId', 'templateId', 'variables']);
+import { contentProblem } from './message-text.js';
+import { renderTemplate } from './render-template.js';
+import { checkScheduledTime } from './scheduled-time.js';
+import type { MessageText, PreviewRequest, SendRequest } from './send-request.js';
 
 export interface PreparedContent {
   readonly content: string;
@@ -59,32 +49,33 @@ export type PreparedSend =
   | (Estimated<RecipientCounts> & SendFields & { readonly dryRun: true })
   | (Estimated<ResolvedRecipients> & SendFields & { readonly dryRun: false });
 
-/** Checks a send request against every rule that needs no write; nothing is stored. */
+/**
+ * Checks a send against every rule that needs no write, nothing stored. The request's fields
+ * hold their rules already (its schema parsed it); what is left is what the store knows and the
+ * clock: the sender, the template and group, the price and the time.
+ */
 export async function prepareSend(
   store: SendReads,
   accountId: number,
-  fields: Record<string, unknown>,
-  numbers: NumberList | undefined,
+  request: SendRequest,
   nowMs: number,
 ): Promise<PreparedSend> {
-  rejectUnknownFields(fields, SEND_FIELDS);
-  const sender = await checkSender(store, accountId, fields.sender);
-  const dryRun = optionalBoolean(fields.dryRun, 'dryRun') ?? false;
+  const sender = await checkSender(store, accountId, request.sender);
   const scheduledAt =
-    fields.scheduledTime === undefined ? null : parseScheduledTime(fields.scheduledTime, nowMs);
+    request.scheduledAt === null ? null : checkScheduledTime(request.scheduledAt, nowMs);
   const limit = LIMITS.sendContentChars;
-  return dryRun
+  return request.dryRun
     ? {
-        ...(await estimate(store, accountId, fields, numbers, limit, countRecipients)),
+        ...(await estimate(store, accountId, request, limit, countRecipients)),
         sender,
         scheduledAt,
-        dryRun,
+        dryRun: true,
       }
     : {
-        ...(await estimate(store, accountId, fields, numbers, limit, resolveRecipients)),
+        ...(await estimate(store, accountId, request, limit, resolveRecipients)),
         sender,
         scheduledAt,
-        dryRun,
+        dryRun: false,
       };
 }
 
@@ -92,19 +83,16 @@ export async function prepareSend(
 export async function preparePreview(
   store: PreviewReads,
   accountId: number,
-  fields: Record<string, unknown>,
-  numbers: NumberList | undefined,
+  request: PreviewRequest,
 ): Promise<PreparedPreview> {
-  rejectUnknownFields(fields, PREVIEW_FIELDS);
-  return estimate(store, accountId, fields, numbers, LIMITS.previewContentChars, countRecipients);
+  return estimate(store, accountId, request, LIMITS.previewContentChars, countRecipients);
 }
 
 /** Parts, recipients and cost: what send, `dryRun` and preview-cost have in common. */
 async function estimate<R extends RecipientCounts>(
   store: PreviewReads,
   accountId: number,
-  fields: Record<string, unknown>,
-  numbers: NumberList | undefined,
+  request: PreviewRequest,
   maxContentChars: number,
   recipientsOf: (
     store: ContactsStore & BlocklistStore,
@@ -113,11 +101,11 @@ async function estimate<R extends RecipientCounts>(
     contactGroupId: number | undefined,
   ) => Promise<R>,
 ): Promise<Estimated<R>> {
-  const contactGroupId = optionalId(fields.contactGroupId, 'contactGroupId');
+  const { numbers, contactGroupId } = request;
   if (numbers === undefined && contactGroupId === undefined) {
     throw invalidParameter('Give the recipients as msisdns or contactGroupId');
   }
-  const content = await resolveContent(store, accountId, fields, maxContentChars);
+  const content = await resolveContent(store, accountId, request.text, maxContentChars);
   const recipients = await recipientsOf(store, accountId, numbers, contactGroupId);
   const account = await store.findAccount(accountId);
   if (!account) throw new DomainError('UNAUTHORIZED', 'The account no longer exists');
@@ -130,79 +118,44 @@ async function estimate<R extends RecipientCounts>(
   };
 }
 
+/** The text to send: as given, or the template filled; either way within the text's rules. */
 async function resolveContent(
   store: TemplateStore,
   accountId: number,
-  fields: Record<string, unknown>,
+  text: MessageText,
   maxChars: number,
 ): Promise<PreparedContent> {
-  const templateId = optionalId(fields.templateId, 'templateId');
-  const given = fields.content;
-  if ((given === undefined) === (templateId === undefined)) {
-    throw invalidParameter('Give exactly one of content or templateId');
-  }
-  let content: string;
-  if (templateId !== undefined) {
-    const template = await store.findTemplate(templateId);
-    if (!template)
-      throw new DomainError('TEMPLATE_NOT_FOUND', `Template ${templateId} does not exist`);
-    if (template.accountId !== accountId) {
-      throw new DomainError('FORBIDDEN', `Template ${templateId} belongs to another account`);
-    }
-    content = renderTemplate(template.body, checkVariables(fields.variables));
-  } else {
-    if (typeof given !== 'string') throw invalidParameter('content must be a string');
-    if (fields.variables !== undefined)
-      throw invalidParameter('variables go with templateId, not content');
-    content = given;
-  }
-  if (content.trim().length === 0) throw invalidParameter('content must not be empty');
-  // U+0000 cannot be sent as SMS text, and PostgreSQL text cannot store it.
-  if (content.includes('\u0000'))
-    throw invalidParameter('content must not contain the NUL character (\\u0000)');
-  const characters = countCharacters(content);
-  if (characters > maxChars) {
-    throw new DomainError(
-      'CONTENT_TOO_LONG',
-      `content has ${characters} characters; the limit is ${maxChars}`,
-    );
-  }
-  return { content, characters, parts: countParts(content) };
+  const content = 'content' in text ? text.content : await fillTemplate(store, accountId, text);
+  const problem = contentProblem(content, maxChars);
+  if (problem) throw new DomainError(problem.code, problem.message);
+  return { content, characters: countCharacters(content), parts: countParts(content) };
 }
 
-async function checkSender(store: SenderStore, accountId: number, value: unknown): Promise<string> {
-  if (typeof value !== 'string' || value.length === 0)
-    throw invalidParameter('sender is required and must be a string');
-  checkSenderName(value);
-  const sender = await store.findSenderByName(value);
-  if (!sender) throw new DomainError('SENDER_NOT_FOUND', `Sender name ${value} does not exist`);
+async function fillTemplate(
+  store: TemplateStore,
+  accountId: number,
+  text: Extract<MessageText, { templateId: number }>,
+): Promise<string> {
+  const template = await store.findTemplate(text.templateId);
+  if (!template)
+    throw new DomainError('TEMPLATE_NOT_FOUND', `Template ${text.templateId} does not exist`);
+  if (template.accountId !== accountId) {
+    throw new DomainError('FORBIDDEN', `Template ${text.templateId} belongs to another account`);
+  }
+  return renderTemplate(template.body, text.variables);
+}
+
+async function checkSender(store: SenderStore, accountId: number, name: string): Promise<string> {
+  const sender = await store.findSenderByName(name);
+  if (!sender) throw new DomainError('SENDER_NOT_FOUND', `Sender name ${name} does not exist`);
   if (sender.accountId !== accountId && !(await store.isSenderSharedWith(sender.id, accountId))) {
-    throw new DomainError('FORBIDDEN', `Sender name ${value} belongs to another account`);
+    throw new DomainError('FORBIDDEN', `Sender name ${name} belongs to another account`);
   }
   if (sender.status !== 'approved') {
     throw new DomainError(
       'SENDER_NOT_APPROVED',
-      `Sender name ${value} is ${sender.status}; only approved senders can send`,
+      `Sender name ${name} is ${sender.status}; only approved senders can send`,
     );
   }
   return sender.name;
-}
-
-function rejectUnknownFields(fields: Record<string, unknown>, allowed: ReadonlySet<string>): void {
-  const unknown = Object.keys(fields).filter((key) => !allowed.has(key));
-  if (unknown.length > 0) throw invalidParameter(`Unknown field(s): ${unknown.join(', ')}`);
-}
-
-function optionalId(value: unknown, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw invalidParameter(`${name} must be a positive integer`);
-  }
-  return value;
-}
-
-function optionalBoolean(value: unknown, name: string): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'boolean') throw invalidParameter(`${name} must be true or false`);
-  return value;
 }

@@ -1,22 +1,9 @@
-import { DomainError, invalidParameter } from '../errors.js';
+import { DomainError } from '../errors.js';
 
 export const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
 /** Variables are string keys with string, number or boolean values. */
 export type TemplateVariables = Record<string, string | number | boolean>;
-
-export function checkVariables(value: unknown): TemplateVariables {
-  if (value === undefined) return {};
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw invalidParameter('variables must be an object of string keys to values');
-  }
-  for (const [key, v] of Object.entries(value)) {
-    if (!['string', 'number', 'boolean'].includes(typeof v)) {
-      throw invalidParameter(`variables.${key} must be a string, number or boolean`);
-    }
-  }
-  return value as TemplateVariables;
-}
 
 /** Fills `{{name}}` placeholders; every placeholder must have a variable. */
 export function renderTemplate(body: string, variables: TemplateVariables): string {

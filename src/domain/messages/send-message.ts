@@ -8,7 +8,7 @@ import type { RecipientListsStore } from '../recipients/recipient-lists-store.js
 import type { Transactor } from '../transactor.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { MessageStore } from './message-store.js';
-import type { NumberList } from '../recipients/number-list.js';
+import type { SendRequest } from './send-request.js';
 import { uploadedListGone } from '../recipients/recipient-lists.js';
 import type { MessageStatus, RecipientStatus } from '../statuses.js';
 import { prepareSend, type PreparedPreview, type SendReads } from './prepare-send.js';
@@ -16,8 +16,8 @@ import { prepareSend, type PreparedPreview, type SendReads } from './prepare-sen
 export interface SendCommand {
   readonly accountId: number;
   readonly apiKeyId: number | null;
-  readonly fields: Record<string, unknown>;
-  readonly numbers: NumberList | undefined;
+  /** The request, parsed by its schema. */
+  readonly request: SendRequest;
   readonly idempotency?: { readonly key: string; readonly requestHash: string };
   /**
    * Who sends from the console: the send is written to the audit log with its message, as an
@@ -91,7 +91,7 @@ export async function sendMessage(
     const earlier = await store.findIdempotencyKey(accountId, idempotency.key);
     if (earlier) return replay(earlier.requestHash, earlier.responseBody, idempotency.requestHash);
   }
-  const prepared = await prepareSend(store, accountId, command.fields, command.numbers, nowMs);
+  const prepared = await prepareSend(store, accountId, command.request, nowMs);
   if (prepared.dryRun) return { kind: 'dry-run', estimate: toEstimate(prepared) };
 
   const r = prepared.recipients;

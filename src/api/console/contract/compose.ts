@@ -12,6 +12,13 @@ import { previewTemplate } from '../../../domain/templates/preview-template.js';
 import { templateVariables } from '../../../domain/templates/template-variables.js';
 import { LIMITS, countCharacters } from '../../../domain/limits.js';
 import { accountResource } from './common.js';
+import { messageRules, senderNameSchema } from '../../contract/fields.js';
+import {
+  previewShape,
+  recipientTallySchema,
+  sendShape,
+  type RecipientTally,
+} from '../../contract/sms.js';
 
 export {
   countCharacters,
@@ -52,45 +59,37 @@ export const recipientListSchema = z.object({
 });
 export type RecipientList = z.infer<typeof recipientListSchema>;
 
-const variablesSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+/** The numbers typed or pasted, or an uploaded list (ADR 0034), beside the fields of /api/v2. */
+const typedMsisdns = z.array(z.string().max(64)).max(MAX_PASTED_NUMBERS);
+const recipientListId = accountResource('recipient-list', z.uuid()).optional();
 
-const recipientsShape = {
-  msisdns: z.array(z.string().max(64)).max(MAX_PASTED_NUMBERS).optional(),
-  contactGroupId: accountResource('contact-group', z.number().int().positive()).optional(),
-  recipientListId: accountResource('recipient-list', z.uuid()).optional(),
-};
+/** /api/v2's members, with the console's marks on those naming the account's resources. */
+function marked<S extends ReturnType<typeof previewShape<typeof typedMsisdns>>>(shape: S) {
+  return {
+    ...shape,
+    contactGroupId: accountResource('contact-group', shape.contactGroupId),
+    templateId: accountResource('template', shape.templateId),
+    recipientListId,
+  };
+}
 
-const contentShape = {
-  content: z.string().optional(),
-  templateId: accountResource('template', z.number().int().positive()).optional(),
-  variables: variablesSchema.optional(),
-};
+/** preview-cost's body: /api/v2's, with an uploaded list for numbers. */
+export const previewBodySchema = z
+  .strictObject(marked(previewShape(typedMsisdns)))
+  .superRefine(messageRules);
+export type PreviewBody = z.input<typeof previewBodySchema>;
 
-export const previewBodySchema = z.object({ ...contentShape, ...recipientsShape }).strict();
-export type PreviewBody = z.infer<typeof previewBodySchema>;
-
+/** The send's body: /api/v2's, with an uploaded list for numbers. */
 export const sendBodySchema = z
-  .object({
+  .strictObject({
+    ...marked(sendShape(typedMsisdns)),
     // A name, not an id, but the account's own (or one shared with it) all the same.
-    sender: accountResource('sender', z.string()),
-    ...contentShape,
-    ...recipientsShape,
-    scheduledTime: z.string().optional(),
-    dryRun: z.boolean().optional(),
+    sender: accountResource('sender', senderNameSchema),
   })
-  .strict();
-export type SendBody = z.infer<typeof sendBodySchema>;
+  .superRefine(messageRules);
+export type SendBody = z.input<typeof sendBodySchema>;
 
-export const recipientTallySchema = z.object({
-  requested: z.number().int(),
-  unique: z.number().int(),
-  duplicates: z.number().int(),
-  valid: z.number().int(),
-  invalid: z.number().int(),
-  blocked: z.number().int(),
-  charged: z.number().int(),
-});
-export type RecipientTally = z.infer<typeof recipientTallySchema>;
+export { recipientTallySchema, type RecipientTally };
 
 export const estimateSchema = z.object({
   parts: z.number().int(),

@@ -8,7 +8,8 @@ import type { NumberList } from '../../../domain/recipients/number-list.js';
 import { RecipientLists } from '../../../domain/recipients/recipient-lists.js';
 import { presentAccepted, presentEstimate } from '../../presenters.js';
 import { errorBodySchema, errorResponses } from '../contract/common.js';
-import { MAX_UPLOADED_NUMBERS, type PreviewBody } from '../contract/compose.js';
+import { MAX_UPLOADED_NUMBERS } from '../contract/compose.js';
+import { toPreviewRequest, toSendRequest } from '../../contract/sms.js';
 import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { auditActor, consoleAccountId } from '../console-session.js';
@@ -84,7 +85,10 @@ export const composeRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
   });
 
   /** The request's numbers: typed ones, or an uploaded list (a contact group goes as a field). */
-  async function numbersOf(accountId: number, body: PreviewBody): Promise<NumberList | undefined> {
+  async function numbersOf(
+    accountId: number,
+    body: { readonly msisdns?: readonly string[]; readonly recipientListId?: string },
+  ): Promise<NumberList | undefined> {
     if (body.recipientListId !== undefined && body.msisdns !== undefined) {
       throw invalidParameter('Give typed numbers or an uploaded list, not both');
     }
@@ -107,12 +111,11 @@ export const composeRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
     },
     async (request) => {
       const accountId = consoleAccountId(request);
-      const { msisdns: _typed, recipientListId: _list, ...fields } = request.body;
+      const { recipientListId: _list, ...body } = request.body;
       const prepared = await preparePreview(
         store,
         accountId,
-        fields,
-        await numbersOf(accountId, request.body),
+        toPreviewRequest({ ...body, msisdns: await numbersOf(accountId, request.body) }),
       );
       return presentEstimate(toEstimate(prepared));
     },
@@ -129,14 +132,13 @@ export const composeRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
     },
     async (request) => {
       const accountId = consoleAccountId(request);
-      const { msisdns: _typed, recipientListId, ...fields } = request.body;
+      const { recipientListId, ...body } = request.body;
       const outcome = await sendMessage(
         store,
         {
           accountId,
           apiKeyId: null,
-          fields,
-          numbers: await numbersOf(accountId, request.body),
+          request: toSendRequest({ ...body, msisdns: await numbersOf(accountId, request.body) }),
           actor: auditActor(request),
           recipientListId,
         },
