@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { startOfDayIn, wallTimeIn } from '../../web/src/lib/zoned-day.js';
+import { endOfDayIn, startOfDayIn, wallTimeIn } from '../../web/src/lib/zoned-day.js';
 
 describe('startOfDayIn', () => {
   it("starts a day at midnight in the user's zone, Bangkok by default", () => {
@@ -22,6 +22,12 @@ describe('startOfDayIn', () => {
     assert.equal(startOfDayIn('2026-03-09', 'America/New_York'), '2026-03-09T04:00:00.000Z');
     assert.equal(startOfDayIn('2026-11-01', 'America/New_York'), '2026-11-01T04:00:00.000Z');
     assert.equal(startOfDayIn('2026-11-02', 'America/New_York'), '2026-11-02T05:00:00.000Z');
+  });
+
+  it('ends a day at its last millisecond, the inclusive end of a window of days', () => {
+    assert.equal(endOfDayIn('2026-11-30', 'Asia/Bangkok'), '2026-11-30T16:59:59.999Z');
+    assert.equal(endOfDayIn('2026-12-31', 'UTC'), '2026-12-31T23:59:59.999Z');
+    assert.equal(endOfDayIn('31/12/2026', 'UTC'), null);
   });
 
   it('answers null for what is not a day', () => {

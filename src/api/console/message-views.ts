@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { invalidParameter } from '../../domain/errors.js';
 import { getMessage, type MessageDetails } from '../../domain/messages/get-message.js';
-import { listMessages } from '../../domain/messages/list-messages.js';
 import type { Message } from '../../domain/messages/message-store.js';
 import type { Store } from '../../domain/store.js';
 import type { CompactListCache } from '../../domain/recipients/compact-list-cache.js';
 import { listRecipients } from '../../domain/recipients/list-recipients.js';
 import { RECIPIENT_STATUSES, type RecipientStatus } from '../../domain/statuses.js';
+import type { MessageListFilters } from '../contract/sms.js';
+import { messagePage } from '../message-list.js';
 import { presentRecipient, presentRecipientCounts } from '../presenters.js';
 import type {
   Message as MessageBody,
@@ -44,42 +44,14 @@ export function presentConsoleMessage(message: Message): MessageBody {
   };
 }
 
-export interface ListFilters {
-  page: number;
-  limit: number;
-  status?: Message['status'];
-  sender?: string;
-  from?: string;
-  to?: string;
-  search?: string;
-}
-
-/** A page of messages: `from` inclusive, `to` exclusive (the start of the day after). */
-export async function messagePage(
+/** A page of messages, read as /api/v2 reads its list (`messagePage`). */
+export async function consoleMessagePage(
   store: Store,
   accountId: number | null,
-  q: ListFilters,
+  filters: MessageListFilters,
 ): Promise<MessageList> {
-  const fromMs = q.from === undefined ? undefined : Date.parse(q.from);
-  const toMs = q.to === undefined ? undefined : Date.parse(q.to) - 1;
-  if (fromMs !== undefined && toMs !== undefined && fromMs > toMs)
-    throw invalidParameter('from must be before to');
-  const page = await listMessages(store, accountId, {
-    status: q.status,
-    sender: q.sender || undefined,
-    fromMs,
-    toMs,
-    search: q.search || undefined,
-    offset: (q.page - 1) * q.limit,
-    limit: q.limit,
-  });
-  return {
-    data: page.items.map(presentConsoleMessage),
-    page: q.page,
-    limit: q.limit,
-    total: page.total,
-    totalPages: Math.ceil(page.total / q.limit),
-  };
+  const { items, ...paging } = await messagePage(store, accountId, filters);
+  return { ...paging, data: items.map(presentConsoleMessage) };
 }
 
 /** Nothing about the message changes any more: a page watching it can stop asking. */

@@ -34,8 +34,20 @@ export const NO_NUL_PATTERN = '^[^\\u0000]*$';
 export const filterText = (max: number, description?: string) =>
   z
     .string()
-    .refine((s) => countCharacters(s) <= max, `must have at most ${max} characters`)
-    .refine((s) => !s.includes('\u0000'), 'must not contain NUL')
+    .check((ctx) => {
+      if (countCharacters(ctx.value) > max) {
+        ctx.issues.push({
+          code: 'too_big',
+          origin: 'string',
+          maximum: max,
+          inclusive: true,
+          input: ctx.value,
+          message: `must have at most ${max} characters`,
+        });
+      } else if (ctx.value.includes('\u0000')) {
+        ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must not contain NUL' });
+      }
+    })
     .meta({ maxLength: max, pattern: NO_NUL_PATTERN, ...(description && { description }) });
 
 /** Ids of stored things: positive integers a JavaScript number holds exactly. */
@@ -58,7 +70,8 @@ export function queryObject<S extends z.ZodRawShape>(shape: S) {
       .filter(([, schema]) => isNumber(schema as z.ZodType))
       .map(([name]) => name),
   );
-  return z.preprocess((query) => {
+  const object = z.object(shape);
+  const read = z.preprocess((query) => {
     if (query === null || typeof query !== 'object') return query;
     return Object.fromEntries(
       Object.entries(query).map(([name, value]) => [
@@ -68,7 +81,9 @@ export function queryObject<S extends z.ZodRawShape>(shape: S) {
           : value,
       ]),
     );
-  }, z.object(shape));
+  }, object);
+  // The members, as the browser checks a form's fields with them one by one.
+  return Object.assign(read, { shape: object.shape });
 }
 
 function isNumber(schema: z.ZodType): boolean {

@@ -100,9 +100,9 @@ for (const engine of testEngines()) {
         `/messages?search=${encodeURIComponent(second.refNo)}`,
       );
       assert.ok(byRef.data.some((m) => m.uuid === second.uuid));
-      // The first day only: from its start (inclusive) to the start of the next (exclusive).
+      // The first day only: from its first millisecond to its last, both inclusive.
       const from = new Date(startMs).toISOString();
-      const to = new Date(startMs + DAY_MS).toISOString();
+      const to = new Date(startMs + DAY_MS - 1).toISOString();
       const window = await json<MessageList>(owner, `/messages?from=${from}&to=${to}`);
       assert.deepEqual(
         window.data.map((m) => m.uuid),

@@ -20,6 +20,15 @@ export function startOfDayIn(
   return new Date(instantOfWallClock(wallMs, zoneOrDefault(timeZone))).toISOString();
 }
 
+/**
+ * The last millisecond of `day` in `timeZone`, as ISO 8601 in UTC: the inclusive end of a window
+ * of whole days. Null for anything but a day.
+ */
+export function endOfDayIn(day: string, timeZone: string | null | undefined): string | null {
+  const next = startOfDayIn(day, timeZone, 1);
+  return next === null ? null : new Date(Date.parse(next) - 1).toISOString();
+}
+
 const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
 /**

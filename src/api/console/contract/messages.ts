@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { LIMITS } from '../../../domain/limits.js';
 import { MESSAGE_STATUSES, RECIPIENT_STATUSES } from '../../../domain/statuses.js';
 import { endpoints } from './endpoint.js';
+import { filterText, queryInteger, queryObject } from '../../contract/fields.js';
+import {
+  messageListQuerySchema,
+  messageStatusSchema,
+  recipientSchema,
+  recipientStatusSchema,
+} from '../../contract/sms.js';
 
 /**
  * Messages in the console: the list with the filters of `GET /api/v2/sms`, one message with its
@@ -12,51 +19,26 @@ import { endpoints } from './endpoint.js';
  */
 
 export { MESSAGE_STATUSES, RECIPIENT_STATUSES };
-export const messageStatusSchema = z.enum(MESSAGE_STATUSES);
+export { messageStatusSchema, recipientStatusSchema };
 export type MessageStatus = z.infer<typeof messageStatusSchema>;
-
-export const recipientStatusSchema = z.enum(RECIPIENT_STATUSES);
 export type RecipientStatus = z.infer<typeof recipientStatusSchema>;
 
 /** The limits of /api/v2, for the browser's forms too; all counted in characters (code points). */
-export const MESSAGE_PAGE_MAX = LIMITS.messagePageSize.max;
-export const MESSAGE_SEARCH_MAX = LIMITS.messageSearchChars;
-export const SENDER_NAME_MAX = LIMITS.senderNameChars;
 export const RECIPIENT_PAGE_MAX = LIMITS.recipientPageSize.max;
 export const RECIPIENT_SEARCH_MAX = LIMITS.recipientSearchChars;
 
-/** Characters a filter may not hold: PostgreSQL refuses NUL in text. */
-const noNul = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .refine((s) => !s.includes('\u0000'), 'must not contain NUL');
-
 /**
- * The list's filters, as `GET /api/v2/sms` has them. `from` and `to` are instants (the browser
- * turns the user's days into them in the user's zone): `from` inclusive, `to` exclusive, so a
- * window of whole days is the start of the first day to the start of the day after the last.
+ * The list's filters: those of `GET /api/v2/sms`, read alike (contract/sms.ts). `from` and `to`
+ * are instants, both inclusive (the browser turns the user's days into them in the user's
+ * zone: the first millisecond of the first day to the last of the last).
  */
-export const messageListQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(LIMITS.maxMessagePage).default(1),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MESSAGE_PAGE_MAX)
-    .default(LIMITS.messagePageSize.default),
-  status: messageStatusSchema.optional(),
-  sender: noNul(SENDER_NAME_MAX).optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
-  search: noNul(MESSAGE_SEARCH_MAX).optional(),
-});
+export { messageListQuerySchema };
 export type MessageListQuery = z.input<typeof messageListQuerySchema>;
 
 /** An admin's list: the same filters, and one account (or every account). */
-export const adminMessageListQuerySchema = messageListQuerySchema.extend({
-  accountId: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+export const adminMessageListQuerySchema = queryObject({
+  ...messageListQuerySchema.shape,
+  accountId: queryInteger(1, Number.MAX_SAFE_INTEGER).optional(),
 });
 export type AdminMessageListQuery = z.input<typeof adminMessageListQuerySchema>;
 
@@ -122,16 +104,11 @@ export const recipientQuerySchema = z.object({
     .max(RECIPIENT_PAGE_MAX)
     .default(LIMITS.recipientPageSize.default),
   status: recipientStatusSchema.optional(),
-  search: noNul(RECIPIENT_SEARCH_MAX).optional(),
+  search: filterText(RECIPIENT_SEARCH_MAX).optional(),
 });
 export type RecipientQuery = z.input<typeof recipientQuerySchema>;
 
-export const recipientSchema = z.object({
-  seq: z.number().int(),
-  msisdn: z.string(),
-  status: recipientStatusSchema,
-  updatedAt: z.string().nullable(),
-});
+export { recipientSchema };
 export type Recipient = z.infer<typeof recipientSchema>;
 
 export const recipientPageSchema = z.object({

@@ -2,7 +2,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import { messageAccountId } from '../../../domain/messages/message-account.js';
 import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
-import { messageDetail, messagePage, recipientPage, sendRecipientsCsv } from '../message-views.js';
+import {
+  consoleMessagePage,
+  messageDetail,
+  recipientPage,
+  sendRecipientsCsv,
+} from '../message-views.js';
 import { notModified } from './messages.js';
 
 const admin = { access: { role: 'admin' } } as const;
@@ -23,7 +28,7 @@ export const adminMessageRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, d
       summary: "Every account's messages (or one account's), newest first, with the list filters",
       config: admin,
     },
-    async (request) => messagePage(store, request.query.accountId ?? null, request.query),
+    async (request) => consoleMessagePage(store, request.query.accountId ?? null, request.query),
   );
 
   consoleRoute(

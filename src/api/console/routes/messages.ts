@@ -4,7 +4,12 @@ import { cancelMessage } from '../../../domain/messages/cancel-message.js';
 import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { auditActor, consoleAccountId } from '../console-session.js';
-import { messageDetail, messagePage, recipientPage, sendRecipientsCsv } from '../message-views.js';
+import {
+  consoleMessagePage,
+  messageDetail,
+  recipientPage,
+  sendRecipientsCsv,
+} from '../message-views.js';
 
 const member = { access: { role: 'member' } } as const;
 const tags = ['messages'];
@@ -29,7 +34,7 @@ export const messageRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
       summary: "The account's messages, newest first, with the filters of GET /api/v2/sms",
       config: member,
     },
-    async (request) => messagePage(store, consoleAccountId(request), request.query),
+    async (request) => consoleMessagePage(store, consoleAccountId(request), request.query),
   );
 
   consoleRoute(

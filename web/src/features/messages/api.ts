@@ -14,7 +14,7 @@ export interface MessageFilters {
   readonly page: number;
   readonly status: MessageStatus | '';
   readonly sender: string;
-  /** ISO instants, already in the user's zone; empty: unbounded. */
+  /** ISO instants, already in the user's zone, both inclusive; empty: unbounded. */
   readonly from: string;
   readonly to: string;
   readonly search: string;

@@ -26,7 +26,7 @@ import { useSearchTerm } from '../../lib/use-search-term';
 import { useFormatDate } from '../../lib/use-format-date';
 import { useFormatNumber } from '../../lib/use-format-number';
 import { usePageTitle } from '../../lib/use-page-title';
-import { startOfDayIn } from '../../lib/zoned-day';
+import { endOfDayIn, startOfDayIn } from '../../lib/zoned-day';
 import { messagesPath, useMessages, type MessageScope } from './api';
 import { MessageStatusBadge } from './status-badge';
 
@@ -96,7 +96,7 @@ export function MessagesPage({ scope }: { scope: MessageScope }) {
       sender: sender.term ?? '',
       search: search.term ?? '',
       from: fields.from ? (startOfDayIn(fields.from, user.timeZone) ?? '') : '',
-      to: fields.to ? (startOfDayIn(fields.to, user.timeZone, 1) ?? '') : '',
+      to: fields.to ? (endOfDayIn(fields.to, user.timeZone) ?? '') : '',
       accountId: fields.accountId,
     },
     !backwards && search.term !== null && sender.term !== null,
