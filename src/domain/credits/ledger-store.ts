@@ -1,4 +1,6 @@
-export type LedgerReason = 'top-up' | 'send' | 'hold' | 'refund' | 'adjustment';
+/** Why a ledger row moved the balance; the console's contract shows the same list. */
+export const LEDGER_REASONS = ['top-up', 'send', 'hold', 'refund', 'adjustment'] as const;
+export type LedgerReason = (typeof LEDGER_REASONS)[number];
 
 /** One row of an account's credit ledger, with the uuid of the message it is about, if any. */
 export interface LedgerEntry {

@@ -1,14 +1,14 @@
 import { z } from 'zod';
+import { LEDGER_REASONS, type LedgerReason } from '../../../domain/credits/ledger-store.js';
 import { endpoints } from './endpoint.js';
 
 /**
  * Credits: the owner's balance and ledger, and an admin's grants and deductions.
- * Shared with the browser: imports nothing but zod.
+ * Shared with the browser: imports nothing but zod and the domain's list of ledger reasons.
  */
 
-export const LEDGER_REASONS = ['top-up', 'send', 'hold', 'refund', 'adjustment'] as const;
+export { LEDGER_REASONS, type LedgerReason };
 export const ledgerReasonSchema = z.enum(LEDGER_REASONS);
-export type LedgerReason = z.infer<typeof ledgerReasonSchema>;
 
 export const LEDGER_PAGE_MAX = 100;
 
