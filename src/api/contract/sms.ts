@@ -148,13 +148,8 @@ export function previewShape<N extends z.ZodType>(msisdns: N) {
 export function sendShape<N extends z.ZodType>(msisdns: N) {
   return {
     sender: senderNameSchema,
+    ...previewShape(msisdns),
     content: contentSchema(LIMITS.sendContentChars).optional(),
-    msisdns: msisdns.optional(),
-    contactGroupId: idSchema(
-      'An existing contact group of the account; its numbers are sent to.',
-    ).optional(),
-    templateId: idSchema('A saved template of the account, used instead of content.').optional(),
-    variables: variablesSchema.optional(),
     scheduledTime: scheduledTimeSchema.optional(),
     dryRun: z
       .boolean()
@@ -261,13 +256,17 @@ export const messageListQuerySchema = queryObject({
 });
 export type MessageListFilters = z.output<typeof messageListQuerySchema>;
 
-export const messageListSchema = z.object({
-  data: z.array(messageSchema),
-  page: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
-});
+/** A page of a list by page number: its items, where it is, and how many there are. */
+export const numberedPage = <T extends z.ZodType>(item: T) =>
+  z.object({
+    data: z.array(item),
+    page: z.number().int(),
+    limit: z.number().int(),
+    total: z.number().int(),
+    totalPages: z.number().int(),
+  });
+
+export const messageListSchema = numberedPage(messageSchema);
 
 export const recipientQuerySchema = queryObject({
   limit: queryInteger(1, LIMITS.recipientPageSize.max).default(LIMITS.recipientPageSize.default),

@@ -6,7 +6,9 @@ import { filterText, queryInteger, queryObject } from '../../contract/fields.js'
 import {
   messageListQuerySchema,
   messageStatusSchema,
+  numberedPage,
   recipientSchema,
+  recipientTallySchema,
   recipientStatusSchema,
 } from '../../contract/sms.js';
 
@@ -56,27 +58,13 @@ export const messageSchema = z.object({
   scheduledTime: z.string().nullable(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
-  recipients: z.object({
-    requested: z.number().int(),
-    unique: z.number().int(),
-    duplicates: z.number().int(),
-    valid: z.number().int(),
-    invalid: z.number().int(),
-    blocked: z.number().int(),
-    charged: z.number().int(),
-  }),
+  recipients: recipientTallySchema,
   creditsPerPart: z.number().int(),
   cost: z.number().int(),
 });
 export type Message = z.infer<typeof messageSchema>;
 
-export const messageListSchema = z.object({
-  data: z.array(messageSchema),
-  page: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
-});
+export const messageListSchema = numberedPage(messageSchema);
 export type MessageList = z.infer<typeof messageListSchema>;
 
 export const statusCountsSchema = z.record(recipientStatusSchema, z.number().int());
