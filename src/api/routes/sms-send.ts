@@ -26,8 +26,9 @@ export interface SendRouteDeps {
   readonly onAccepted: (charged: number) => void;
 }
 
-// The schemas below document the bodies; validation is the byte scanner's and the domain's,
-// because Ajv over a parsed 2M-element array is the slow path this route exists to avoid.
+// The body schemas below are published as they are; the body itself is read by the byte scanner
+// and the rest of it parsed by the same members (`readSendRequest`), because a schema over a
+// parsed 2M-element array is the slow path this route exists to avoid.
 const documentOnly = () => () => true;
 
 /**

@@ -29,7 +29,10 @@ export class BodyScanError extends Error {
 export type ScannedNumbers = NumberList;
 
 export interface ScannedBody {
-  /** Every top-level member except `msisdns`, each value as `JSON.parse` gives it. */
+  /**
+   * Every top-level member except `msisdns`, each value as `JSON.parse` gives it: for the
+   * request's schema to parse (send-request.ts).
+   */
   fields: Record<string, unknown>;
   msisdns?: ScannedNumbers;
 }
