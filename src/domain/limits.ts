@@ -30,6 +30,11 @@ export const LIMITS = {
   recipientSearchChars: 32,
   /** The Idempotency-Key header: 1 to 255 printable ASCII characters. */
   idempotencyKeyChars: 255,
+  /**
+   * The largest number of credits the console takes at once: a grant or deduction, an opening
+   * balance, a low-balance threshold.
+   */
+  creditAmount: 1_000_000_000_000,
 } as const;
 
 /**

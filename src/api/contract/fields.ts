@@ -21,6 +21,16 @@ import { SENDER_NAME_PATTERN, senderNameProblem } from '../../domain/senders/sen
  * units). Imports nothing but zod and pure modules of the domain: the browser bundles it too.
  */
 
+/** Every error answer of both APIs: `{ error, code, requestId }`. */
+export const errorBodySchema = z.object({
+  error: z.string().meta({ description: 'Human-readable message.' }),
+  code: z.string().meta({ description: 'Machine-readable code; Nok sends one on every error.' }),
+  requestId: z.string().meta({
+    description:
+      'The id of the request, as in its X-Request-Id response header and on every line Nok logged for it.',
+  }),
+});
+
 /**
  * The code a refused field answers with, when it is not INVALID_PARAMETER: carried in the
  * issue's `params` (see `issueCode`).

@@ -6,6 +6,7 @@ import type { PreviewRequest, SendRequest } from '../../domain/messages/send-req
 import { MESSAGE_STATUSES, RECIPIENT_STATUSES, SENDER_STATUSES } from '../../domain/statuses.js';
 import {
   contentSchema,
+  errorBodySchema,
   filterText,
   idSchema,
   MEMBER_RULES,
@@ -29,16 +30,8 @@ import {
 
 const timestamp = z.string().meta({ format: 'date-time' });
 
-export const errorBodySchema = z
-  .object({
-    error: z.string().meta({ description: 'Human-readable message.' }),
-    code: z.string().meta({ description: 'Machine-readable code; Nok sends one on every error.' }),
-    requestId: z.string().meta({
-      description:
-        'The id of the request, as in its X-Request-Id response header and on every line Nok logged for it.',
-    }),
-  })
-  .meta({ id: 'Error' });
+/** The error answer, a component of the document. */
+const errorBody = errorBodySchema.meta({ id: 'Error' });
 
 export const recipientTallySchema = z.object({
   requested: z.number().int().meta({
@@ -343,7 +336,7 @@ export function errorResponses(...statuses: number[]) {
       status,
       {
         description: ERROR_DESCRIPTIONS[status],
-        content: { 'application/json': { schema: errorBodySchema } },
+        content: { 'application/json': { schema: errorBody } },
       },
     ]),
   );

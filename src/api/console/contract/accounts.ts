@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '../../../domain/limits.js';
 import { endpoints } from './endpoint.js';
 import {
   adjustCreditsBodySchema,
@@ -10,7 +11,7 @@ import { lowBalanceThresholdSchema } from './dashboard.js';
 
 /**
  * Admin account management: list, create, detail, settings, suspend and reactivate.
- * Shared with the browser: imports nothing but zod.
+ * Shared with the browser: imports nothing but zod and the limits of domain/limits.ts.
  */
 
 export const ACCOUNT_STATUSES = ['active', 'suspended'] as const;
@@ -66,7 +67,7 @@ export const ACCOUNT_NAME_MAX = 100;
 export const createAccountBodySchema = z.object({
   name: z.string().trim().min(1).max(ACCOUNT_NAME_MAX),
   /** Opening credits, written to the ledger as a top-up. */
-  credits: z.number().int().min(0).max(1_000_000_000_000).default(0),
+  credits: z.number().int().min(0).max(LIMITS.creditAmount).default(0),
   pricePerPart: z.number().int().min(0).max(1_000_000).default(1),
 });
 export type CreateAccountBody = z.input<typeof createAccountBodySchema>;

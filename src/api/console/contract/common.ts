@@ -1,19 +1,15 @@
 import { z } from 'zod';
+import { errorBodySchema } from '../../contract/fields.js';
 
 /*
- * Schemas shared by the console API's areas. Every file of this folder imports nothing but zod
- * (and its neighbours): the browser imports them too (`@contract/*`), so server and browser
- * never hold two copies of a type.
+ * Schemas shared by the console API's areas. Every file of this folder imports nothing but zod,
+ * its neighbours, /api/v2's contract (src/api/contract/) and pure modules of the domain: the
+ * browser imports them too (`@contract/*`), so server and browser never hold two copies of a
+ * type.
  */
 
 /** Every console error: `{ error, code, requestId }`, as on /api/v2. */
-export const errorBodySchema = z.object({
-  error: z.string(),
-  code: z.string(),
-  requestId: z
-    .string()
-    .describe('The id of the request, as in its X-Request-Id header and in the log'),
-});
+export { errorBodySchema };
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** The error answers every console route may give, for its `response` schema. */

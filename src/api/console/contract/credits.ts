@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { LIMITS } from '../../../domain/limits.js';
 import { LEDGER_REASONS, type LedgerReason } from '../../../domain/credits/ledger-store.js';
 import { endpoints } from './endpoint.js';
 
 /**
  * Credits: the owner's balance and ledger, and an admin's grants and deductions.
- * Shared with the browser: imports nothing but zod and the domain's list of ledger reasons.
+ * Shared with the browser: imports nothing but zod, the domain's ledger reasons and its limits.
  */
 
 export { LEDGER_REASONS, type LedgerReason };
@@ -46,7 +47,7 @@ export const CREDIT_NOTE_MAX = 500;
 /** An admin's grant or deduction; the note is kept on the ledger row the owner sees. */
 export const adjustCreditsBodySchema = z.object({
   kind: z.enum(['grant', 'deduct']),
-  amount: z.number().int().min(1).max(1_000_000_000_000),
+  amount: z.number().int().min(1).max(LIMITS.creditAmount),
   note: z.string().trim().min(1).max(CREDIT_NOTE_MAX),
 });
 export type AdjustCreditsBody = z.infer<typeof adjustCreditsBodySchema>;

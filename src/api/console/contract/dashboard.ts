@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { LIMITS } from '../../../domain/limits.js';
 import { endpoints } from './endpoint.js';
 
 /**
  * The customer's dashboard and the platform admin's. Days are calendar days in the signed-in
  * person's time zone (their profile's, else the platform default), oldest first, ending today.
- * Shared with the browser: imports nothing but zod.
+ * Shared with the browser: imports nothing but zod and the limits of domain/limits.ts.
  */
 
-export const LOW_BALANCE_THRESHOLD_MAX = 1_000_000_000_000;
+export const LOW_BALANCE_THRESHOLD_MAX = LIMITS.creditAmount;
 
 /** The balance below which the console warns; 0 turns the warning off. */
 export const lowBalanceThresholdSchema = z.number().int().min(0).max(LOW_BALANCE_THRESHOLD_MAX);
