@@ -82,6 +82,9 @@ for (const engine of testEngines()) {
         body(c, 'Different'),
         body(c, 'Hello', ['0812345678']),
         { ...body(c), dryRun: false },
+        // A body its schema refuses is still judged by the key first.
+        body(c, 'x'.repeat(1_001)),
+        { ...body(c), templateId: 0 },
       ]) {
         const reused = await send(c, other, 'order-2');
         assert.equal(reused.statusCode, 422, reused.body);

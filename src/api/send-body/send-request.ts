@@ -11,8 +11,13 @@ import { scanSendBody } from './scan-send-body.js';
  * describes, whichever reader read it.
  */
 
-export function readSendRequest(body: Buffer): SendRequest {
-  return parseOrRefuse(sendRequestSchema, scanned(body));
+/**
+ * Scans a send body at once (malformed JSON or too many numbers are refused here), and gives
+ * the command to parse when the use case judges it: after an Idempotency-Key used before.
+ */
+export function readSendRequest(body: Buffer): () => SendRequest {
+  const members = scanned(body);
+  return () => parseOrRefuse(sendRequestSchema, members);
 }
 
 export function readPreviewRequest(body: Buffer): PreviewRequest {

@@ -16,8 +16,11 @@ import { prepareSend, type PreparedPreview, type SendReads } from './prepare-sen
 export interface SendCommand {
   readonly accountId: number;
   readonly apiKeyId: number | null;
-  /** The request, parsed by its schema. */
-  readonly request: SendRequest;
+  /**
+   * The request, parsed by its schema when it is judged: a key used before answers first (422
+   * for another body, the first answer for the same), whatever the fields of this one hold.
+   */
+  readonly request: () => SendRequest;
   readonly idempotency?: { readonly key: string; readonly requestHash: string };
   /**
    * Who sends from the console: the send is written to the audit log with its message, as an
@@ -91,7 +94,7 @@ export async function sendMessage(
     const earlier = await store.findIdempotencyKey(accountId, idempotency.key);
     if (earlier) return replay(earlier.requestHash, earlier.responseBody, idempotency.requestHash);
   }
-  const prepared = await prepareSend(store, accountId, command.request, nowMs);
+  const prepared = await prepareSend(store, accountId, command.request(), nowMs);
   if (prepared.dryRun) return { kind: 'dry-run', estimate: toEstimate(prepared) };
 
   const r = prepared.recipients;

@@ -133,12 +133,13 @@ export const composeRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
     async (request) => {
       const accountId = consoleAccountId(request);
       const { recipientListId, ...body } = request.body;
+      const msisdns = await numbersOf(accountId, request.body);
       const outcome = await sendMessage(
         store,
         {
           accountId,
           apiKeyId: null,
-          request: toSendRequest({ ...body, msisdns: await numbersOf(accountId, request.body) }),
+          request: () => toSendRequest({ ...body, msisdns }),
           actor: auditActor(request),
           recipientListId,
         },
