@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type { LogFormatSetting } from './logging/create-logger.js';
 import { ExplainedError } from './domain/explained-error.js';
+import {
+  DEFAULT_DOCUMENT_MAX_BYTES,
+  DOCUMENT_MAX_BYTES_RANGE,
+} from './domain/senders/sender-request-rules.js';
+import { DEFAULT_SESSION_LIMITS } from './domain/users/sessions.js';
 import { parseSmscOptions } from './smsc/parse-smsc-options.js';
 import type { SmscSettings } from './smsc/smsc-options.js';
 
@@ -274,20 +279,20 @@ export const SETTINGS = {
       '`on` when Nok sits behind one reverse proxy that terminates TLS: its `X-Forwarded-Proto`, `-For` and `-Host` (the last entry, the one it added) are believed, e.g. for HSTS.',
   }),
   NOK_SENDER_DOCUMENT_MAX_BYTES: setting({
-    schema: integer(1024, 100 * 1024 * 1024),
-    default: String(10 * 1024 * 1024),
+    schema: integer(DOCUMENT_MAX_BYTES_RANGE.min, DOCUMENT_MAX_BYTES_RANGE.max),
+    default: String(DEFAULT_DOCUMENT_MAX_BYTES),
     description:
       'The largest document a sender-name request may carry, each, in bytes (1,024 to 104,857,600; default 10 MiB). Documents are kept in the database.',
   }),
   NOK_SESSION_IDLE_MINUTES: setting({
     schema: integer(1, 24 * 60),
-    default: '30',
+    default: String(DEFAULT_SESSION_LIMITS.idleMs / 60_000),
     description:
       'A console session ends after this many minutes without a request (1 to 1,440; at most `NOK_SESSION_MAX_HOURS`).',
   }),
   NOK_SESSION_MAX_HOURS: setting({
     schema: integer(1, 30 * 24),
-    default: '12',
+    default: String(DEFAULT_SESSION_LIMITS.absoluteMs / 3_600_000),
     description:
       'A console session ends this many hours after sign-in, however busy it is (1 to 720).',
   }),

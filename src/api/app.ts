@@ -14,7 +14,8 @@ import type { Clock } from '../domain/clock.js';
 import { DomainError } from '../domain/errors.js';
 import type { Store } from '../domain/store.js';
 import type { DispatchersView } from '../domain/delivery/status-board.js';
-import type { SessionLimits } from '../domain/users/sessions.js';
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from '../domain/users/sessions.js';
+import { DEFAULT_DOCUMENT_MAX_BYTES } from '../domain/senders/sender-request-rules.js';
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../domain/users/sign-in-limits.js';
 import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import { withAccess } from './access.js';
@@ -63,11 +64,11 @@ export interface AppDeps {
   readonly dispatchers: DispatchersView;
   /** The built console served at /console; default dist/console/ of the package. */
   readonly consoleDir?: string;
-  /** Console sessions: idle and absolute lifetimes (default 30 minutes and 12 hours). */
+  /** Console sessions: idle and absolute lifetimes (default DEFAULT_SESSION_LIMITS). */
   readonly sessionLimits?: SessionLimits;
   /** Failed sign-ins tolerated per email and per address (default DEFAULT_SIGN_IN_LIMITS). */
   readonly signInLimits?: SignInLimits;
-  /** The largest document of a sender-name request, each (default 10 MiB). */
+  /** The largest document of a sender-name request, each (default DEFAULT_DOCUMENT_MAX_BYTES). */
   readonly senderDocumentMaxBytes?: number;
   /** Where mail goes: SMTP, or the log when NOK_SMTP_URL is unset (mail/). */
   readonly mailer: Mailer;
@@ -83,11 +84,6 @@ export interface AppDeps {
   /** Password reset requests served per address and per person (DEFAULT_PASSWORD_RESET_LIMITS). */
   readonly passwordResetLimits?: PasswordResetLimits;
 }
-
-export const DEFAULT_SESSION_LIMITS: SessionLimits = {
-  idleMs: 30 * 60_000,
-  absoluteMs: 12 * 60 * 60_000,
-};
 
 /** Builds the HTTP app with every route; it never listens (main.ts and tests decide). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -165,7 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock: deps.clock,
     sessionLimits,
     signInLimits: deps.signInLimits ?? DEFAULT_SIGN_IN_LIMITS,
-    senderDocumentMaxBytes: deps.senderDocumentMaxBytes ?? 10 * 1024 * 1024,
+    senderDocumentMaxBytes: deps.senderDocumentMaxBytes ?? DEFAULT_DOCUMENT_MAX_BYTES,
     dispatchers: deps.dispatchers,
     onAccepted: deps.onAccepted,
     people: {

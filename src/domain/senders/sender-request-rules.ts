@@ -42,6 +42,13 @@ export const REGISTRATION_NUMBER_SHAPE = /^[A-Za-z0-9](?:[A-Za-z0-9 ./-]*[A-Za-z
 export const MAX_REVIEW_NOTE_CHARS = 2000;
 export const MAX_DOCUMENT_NAME_CHARS = 200;
 
+/**
+ * The largest document, each, unless the operator sets another (NOK_SENDER_DOCUMENT_MAX_BYTES,
+ * 1 KiB to 100 MiB): 10 MiB.
+ */
+export const DEFAULT_DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const DOCUMENT_MAX_BYTES_RANGE = { min: 1024, max: 100 * 1024 * 1024 } as const;
+
 /** Documents one submission (or resubmission) may carry, and a request in all. */
 export const MAX_DOCUMENTS_PER_SUBMISSION = 10;
 export const MAX_DOCUMENTS_PER_REQUEST = 30;

@@ -9,6 +9,12 @@ export interface SessionLimits {
   readonly absoluteMs: number;
 }
 
+/** Unless the operator sets others (NOK_SESSION_IDLE_MINUTES, NOK_SESSION_MAX_HOURS). */
+export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+  idleMs: 30 * 60_000,
+  absoluteMs: 12 * 60 * 60_000,
+};
+
 /** A stored session a request carries, as found in the store: signed in when `user` is set. */
 export interface LiveSession {
   readonly session: SessionRecord;

@@ -10,7 +10,10 @@ import { pageQuerySchema } from './common.js';
 /** The content types an uploaded number list may be sent as. */
 export const NUMBER_LIST_TYPES = ['text/csv', 'text/plain', 'application/octet-stream'] as const;
 
-/** The largest uploaded number list, in bytes. */
+/**
+ * The largest uploaded number list, in bytes, for a contact group, the blocklist or a send: two
+ * million numbers with room for a few CSV columns beside them.
+ */
 export const NUMBER_LIST_MAX_BYTES = 256 * 1024 * 1024;
 
 /** Numbers typed in a form at once (a longer list is a file to import). */

@@ -9,6 +9,7 @@ import { RecipientLists } from '../../../domain/recipients/recipient-lists.js';
 import { presentAccepted, presentEstimate } from '../../presenters.js';
 import { errorBodySchema, errorResponses } from '../contract/common.js';
 import { MAX_UPLOADED_NUMBERS } from '../contract/compose.js';
+import { NUMBER_LIST_MAX_BYTES } from '../contract/number-imports.js';
 import { toPreviewRequest, toSendRequest } from '../../contract/sms.js';
 import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
@@ -17,8 +18,6 @@ import { readNumberStream, type NumberFileFormat } from '../read-number-stream.j
 
 const member = { access: { role: 'member' } } as const;
 const tags = ['send'];
-/** The largest upload: two million numbers with room for a few CSV columns beside them. */
-const MAX_UPLOAD_BYTES = 256 * 1024 * 1024;
 /** Bytes per line of a plain list ("0812345678\r\n"), to size the set before reading. */
 const BYTES_PER_LINE = 12;
 const UPLOAD_TYPES: Record<string, NumberFileFormat> = {
@@ -74,7 +73,7 @@ export const composeRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
         const numbers = await readNumberStream(
           request.body,
           format,
-          { maxNumbers: MAX_UPLOADED_NUMBERS, maxBytes: MAX_UPLOAD_BYTES },
+          { maxNumbers: MAX_UPLOADED_NUMBERS, maxBytes: NUMBER_LIST_MAX_BYTES },
           Number.isFinite(length) ? Math.ceil(length / BYTES_PER_LINE) : 0,
         );
         if (numbers.requested === 0) throw invalidParameter('The file lists no numbers');
