@@ -15,6 +15,19 @@ function hoursTh(ms: number): string {
   return h % 24 === 0 && h >= 48 ? `${h / 24} วัน` : `${h} ชั่วโมง`;
 }
 
+/** What both invitation mails open with: the subject, and who is invited where, in each language. */
+function invitationOpening(
+  input: { accountName: string; role: 'owner' | 'member' },
+  tense: 'are' | 'were',
+) {
+  const owner = input.role === 'owner';
+  return {
+    subject: `Invitation to ${input.accountName} on Nok / คำเชิญเข้าร่วม ${input.accountName}`,
+    en: `You ${tense} invited to join the account "${input.accountName}" on Nok as ${owner ? 'an owner' : 'a member'}.`,
+    th: `คุณได้รับเชิญให้เข้าร่วมบัญชี "${input.accountName}" บน Nok ในฐานะ${owner ? 'เจ้าของบัญชี' : 'สมาชิก'}`,
+  };
+}
+
 export function invitationMail(input: {
   to: string;
   accountName: string;
@@ -22,12 +35,12 @@ export function invitationMail(input: {
   link: string;
   lifetimeMs: number;
 }): OutgoingMail {
-  const roleTh = input.role === 'owner' ? 'เจ้าของบัญชี' : 'สมาชิก';
+  const opening = invitationOpening(input, 'are');
   return {
     to: input.to,
-    subject: `Invitation to ${input.accountName} on Nok / คำเชิญเข้าร่วม ${input.accountName}`,
+    subject: opening.subject,
     text: [
-      `You are invited to join the account "${input.accountName}" on Nok as ${input.role === 'owner' ? 'an owner' : 'a member'}.`,
+      opening.en,
       '',
       'Open this link to choose your name and password:',
       input.link,
@@ -36,7 +49,7 @@ export function invitationMail(input: {
       '',
       '---',
       '',
-      `คุณได้รับเชิญให้เข้าร่วมบัญชี "${input.accountName}" บน Nok ในฐานะ${roleTh}`,
+      opening.th,
       'เปิดลิงก์ด้านบนเพื่อตั้งชื่อและรหัสผ่านของคุณ',
       `ลิงก์ใช้ได้ครั้งเดียวและหมดอายุใน ${hoursTh(input.lifetimeMs)} หากคุณไม่ได้คาดหวังอีเมลนี้ โปรดเพิกเฉย`,
       '',
@@ -55,12 +68,12 @@ export function invitationToSignedUpMail(input: {
   accountName: string;
   role: 'owner' | 'member';
 }): OutgoingMail {
-  const roleTh = input.role === 'owner' ? 'เจ้าของบัญชี' : 'สมาชิก';
+  const opening = invitationOpening(input, 'were');
   return {
     to: input.to,
-    subject: `Invitation to ${input.accountName} on Nok / คำเชิญเข้าร่วม ${input.accountName}`,
+    subject: opening.subject,
     text: [
-      `You were invited to join the account "${input.accountName}" on Nok as ${input.role === 'owner' ? 'an owner' : 'a member'}.`,
+      opening.en,
       '',
       'This email already has a sign-in on Nok, and a sign-in belongs to one account, so this',
       'invitation cannot be accepted with it. Sign in as usual; to join that account too, ask',
@@ -68,7 +81,7 @@ export function invitationToSignedUpMail(input: {
       '',
       '---',
       '',
-      `คุณได้รับเชิญให้เข้าร่วมบัญชี "${input.accountName}" บน Nok ในฐานะ${roleTh}`,
+      opening.th,
       'อีเมลนี้มีบัญชีผู้ใช้บน Nok อยู่แล้ว และบัญชีผู้ใช้หนึ่งใช้ได้กับบัญชีเดียว จึงรับคำเชิญนี้ด้วยอีเมลนี้ไม่ได้',
       'เข้าสู่ระบบตามปกติ หากต้องการเข้าร่วมบัญชีนั้นด้วย โปรดขอให้ผู้เชิญส่งคำเชิญไปยังอีเมลอื่นของคุณ หากคุณไม่ได้คาดหวังอีเมลนี้ โปรดเพิกเฉย',
       '',
