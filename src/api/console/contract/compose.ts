@@ -14,8 +14,10 @@ import { LIMITS, countCharacters } from '../../../domain/limits.js';
 import { accountResource } from './common.js';
 import { messageRules, senderNameSchema } from '../../contract/fields.js';
 import {
+  costEstimateSchema,
   previewShape,
   recipientTallySchema,
+  sendAcceptedSchema,
   sendShape,
   type RecipientTally,
 } from '../../contract/sms.js';
@@ -91,30 +93,13 @@ export type SendBody = z.input<typeof sendBodySchema>;
 
 export { recipientTallySchema, type RecipientTally };
 
-export const estimateSchema = z.object({
-  parts: z.number().int(),
-  characters: z.number().int(),
-  recipients: recipientTallySchema,
-  creditsPerPart: z.number(),
-  cost: z.number(),
-  balance: z.number(),
-  sufficientCredits: z.boolean(),
-});
+/** What a send would cost: /api/v2's preview-cost answer, which says `dryRun` itself. */
+export const estimateSchema = costEstimateSchema.omit({ dryRun: true });
 export type Estimate = z.infer<typeof estimateSchema>;
 
-export const acceptedSchema = z.object({
-  uuid: z.string(),
-  refNo: z.string(),
-  status: z.string(),
-  sender: z.string(),
-  parts: z.number().int(),
-  characters: z.number().int(),
+/** A send accepted: /api/v2's answer, with `scheduledTime` null rather than absent. */
+export const acceptedSchema = sendAcceptedSchema.extend({
   scheduledTime: z.iso.datetime().nullable(),
-  createdAt: z.iso.datetime(),
-  recipients: recipientTallySchema,
-  creditsPerPart: z.number(),
-  cost: z.number(),
-  balance: z.number(),
 });
 export type Accepted = z.infer<typeof acceptedSchema>;
 
