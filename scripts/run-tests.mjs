@@ -13,6 +13,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildConsole, consoleBuildProblem } from './console-build.mjs';
 import { ensureDependencies } from './ensure-dependencies.mjs';
+import { buildServer, serverBuildProblem } from './server-build.mjs';
 import { ensureSystemPackages } from './system-packages.mjs';
 
 const installed = ensureDependencies();
@@ -73,6 +74,18 @@ function pgOnThisMachine(url) {
     return ['', 'localhost', '127.0.0.1', '[::1]'].includes(host);
   } catch {
     return false;
+  }
+}
+
+// Tests that run the `nok` command (test/cli/nok-process.ts: runNok, spawnNok) run the built one,
+// dist/src/cli/nok.js: build it first when it is missing or older than src/.
+const runsNok = (file) =>
+  existsSync(file) && /\b(runNok|spawnNok)\(/.test(readFileSync(file, 'utf8'));
+if (files.some(runsNok)) {
+  const problem = serverBuildProblem();
+  if (problem) {
+    console.log(`${problem}: building it for the tests that run nok`);
+    buildServer();
   }
 }
 
