@@ -6,7 +6,8 @@
 //
 //   node --import tsx scripts/crash-safety.ts [--numbers=100000] [--kills=10] [--engine=sqlite|postgres]
 //
-// PostgreSQL: NOK_TEST_PG_URL (a schema of its own is made and dropped). Everything listens on
+// The dispatcher is dist/src/cli/nok.js when `npm run build:server` built it from src/ as it is
+// now, else src/cli/nok.ts through tsx. PostgreSQL: NOK_TEST_PG_URL (a schema of its own is made and dropped). Everything listens on
 // 127.0.0.1; every child is killed by pid before the script exits.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -20,6 +21,7 @@ import { createAccount } from '../src/domain/accounts/create-account.js';
 import { SYSTEM_ACTOR } from '../src/domain/audit/audit-actor.js';
 import { startRuntime } from '../src/main.js';
 import { startSmsc } from '../src/smsc/start-smsc.js';
+import { BUILT_NOK, serverBuildProblem } from './server-build.mjs';
 
 const arg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -117,9 +119,21 @@ console.log(
   `sent ${NUMBERS} numbers (${uuid}) on ${ENGINE}; killing the dispatcher ${KILLS} times`,
 );
 
+// The dispatcher is the built `nok` when dist/src is built from src/ as it is now
+// (npm run build:server), which starts in a fraction of the time each restart; else
+// src/cli/nok.ts through tsx. A stale build is never run.
+const builtProblem = serverBuildProblem();
+const nok =
+  builtProblem === null
+    ? ['--enable-source-maps', BUILT_NOK]
+    : ['--import', 'tsx', 'src/cli/nok.ts'];
+console.log(
+  `the dispatcher runs ${builtProblem === null ? BUILT_NOK : `from source (${builtProblem})`}`,
+);
+
 let child: ChildProcess | undefined;
 const startDispatcher = () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/nok.ts', 'dispatcher'], {
+  child = spawn(process.execPath, [...nok, 'dispatcher'], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

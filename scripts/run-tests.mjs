@@ -10,9 +10,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildConsole, consoleBuildProblem } from './console-build.mjs';
+import { join, relative, resolve, sep } from 'node:path';
+import { buildConsole, consoleBuildProblem, repositoryRoot } from './console-build.mjs';
 import { ensureDependencies } from './ensure-dependencies.mjs';
+import { buildServer, serverBuildProblem } from './server-build.mjs';
 import { ensureSystemPackages } from './system-packages.mjs';
 
 const installed = ensureDependencies();
@@ -31,22 +32,20 @@ function findTests(dir) {
 const passThrough = process.argv.slice(2);
 const explicit = passThrough.filter((arg) => !arg.startsWith('-'));
 const flags = passThrough.filter((arg) => arg.startsWith('-'));
-// The slowest files start first, so that the run does not end waiting on one of them alone:
-// a browser suite takes minutes beside others, most files take seconds.
-const SLOW_FIRST = [
-  /(^|[\\/])test[\\/]browser[\\/]/,
-  /(^|[\\/])test[\\/](cli|dispatcher|faults)[\\/]/,
-];
-const rank = (file) => {
-  const slow = SLOW_FIRST.findIndex((pattern) => pattern.test(file));
-  return slow === -1 ? SLOW_FIRST.length : slow;
-};
+// The longest files start first, so that the run does not end waiting on one of them alone: a
+// browser suite takes minutes beside others, most files take seconds. How long each took last is
+// in test/file-durations.json (scripts/file-durations.mjs writes it); a file not in it yet starts
+// before those that are, as it may be long.
+const durationsFile = join(repositoryRoot, 'test', 'file-durations.json');
+const durations = existsSync(durationsFile) ? JSON.parse(readFileSync(durationsFile, 'utf8')) : {};
+const secondsOf = (file) =>
+  durations[relative(repositoryRoot, resolve(file)).split(sep).join('/')] ?? Infinity;
 const files = (explicit.length > 0 ? explicit : ['src', 'test'])
   .flatMap((path) =>
     existsSync(path) && statSync(path).isDirectory() ? findTests(path).sort() : [path],
   )
-  .map((file, order) => ({ file, order, rank: rank(file) }))
-  .sort((a, b) => a.rank - b.rank || a.order - b.order)
+  .map((file, order) => ({ file, order, seconds: secondsOf(file) }))
+  .sort((a, b) => (b.seconds === a.seconds ? a.order - b.order : b.seconds - a.seconds))
   .map(({ file }) => file);
 if (files.length === 0) {
   console.error(`No *.test.ts file under ${explicit.join(', ')}`);
@@ -73,6 +72,18 @@ function pgOnThisMachine(url) {
     return ['', 'localhost', '127.0.0.1', '[::1]'].includes(host);
   } catch {
     return false;
+  }
+}
+
+// Tests that run the `nok` command (test/cli/nok-process.ts: runNok, spawnNok) run the built one,
+// dist/src/cli/nok.js: build it first when it is missing or older than src/.
+const runsNok = (file) =>
+  existsSync(file) && /\b(runNok|spawnNok)\(/.test(readFileSync(file, 'utf8'));
+if (files.some(runsNok)) {
+  const problem = serverBuildProblem();
+  if (problem) {
+    console.log(`${problem}: building it for the tests that run nok`);
+    buildServer();
   }
 }
 

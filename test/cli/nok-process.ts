@@ -1,12 +1,31 @@
+import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { BUILT_NOK, serverBuildProblem } from '../../scripts/server-build.mjs';
 import { runAdmin } from '../../src/cli/admin.js';
 import { loadConfig } from '../../src/config.js';
 import type { TestDatabase } from '../support/engines.js';
 
-/** The repository root: `src/cli/nok.ts` is spawned relative to it. */
+/** The repository root: the built `nok` is spawned relative to it. */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const NOK_ARGS = ['--import', 'tsx', 'src/cli/nok.ts'];
+
+/**
+ * `node <args>` for the `nok` command: the built one, `dist/src/cli/nok.js`, whose stack traces
+ * name the sources through their source maps. It starts in a fraction of the time loading
+ * src/cli/nok.ts through tsx takes (which compiles the whole source in each child). A build older
+ * than src/ is refused rather than run: `npm test` builds it first (`npm run build:server`).
+ */
+function nokArgs(): string[] {
+  builtProblem ??= { problem: serverBuildProblem(REPO_ROOT) };
+  assert.equal(
+    builtProblem.problem,
+    null,
+    `${builtProblem.problem}: run this test through npm test, which builds it, or npm run build:server`,
+  );
+  return ['--enable-source-maps', BUILT_NOK];
+}
+
+let builtProblem: { problem: string | null } | undefined;
 
 /**
  * NOK_DATABASE_URL for a child process reaching the same database as the test: on PostgreSQL
@@ -38,7 +57,7 @@ export function runNok(
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [...NOK_ARGS, ...args],
+      [...nokArgs(), ...args],
       {
         cwd: REPO_ROOT,
         env: nokEnv(db, env),
@@ -63,7 +82,7 @@ export function spawnNok(
   args: readonly string[],
   env: Record<string, string> = {},
 ): ChildProcess {
-  return spawn(process.execPath, [...NOK_ARGS, ...args], {
+  return spawn(process.execPath, [...nokArgs(), ...args], {
     cwd: REPO_ROOT,
     env: nokEnv(db, env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,7 +105,7 @@ function nokEnv(db: TestDatabase | string, env: Record<string, string>): NodeJS.
 /**
  * Runs `nok admin <args>` in this process: the same `runAdmin` the binary calls, with its
  * output captured. The command-line tests spawn the real binary; the per-command tests use
- * this, because each spawn costs over a second of CPU loading the program through tsx.
+ * this, because each spawn costs a process start and loading the whole program.
  */
 export function runAdminInProcess(
   db: TestDatabase | string,
