@@ -4,7 +4,7 @@
 // the order the compiled text wants them and runs it on the connection of the call's transaction
 // (`RunStatement`: one per engine). Compiling once is what keeps the hot path cheap: a statement
 // run per recipient or per batch costs no query building, and its text never changes, so
-// better-sqlite3 keeps it prepared and PostgreSQL plans it once per connection.
+// better-sqlite3 keeps it prepared. PostgreSQL plans each run for its values (ADR 0044).
 import type { CompiledQuery } from 'kysely';
 
 /** A named parameter: stands in a built statement where a value of type `T` is bound. */
@@ -19,8 +19,6 @@ export interface Compilable<R> {
 
 /** A statement compiled once; `P` the values it takes by name, `R` a row it returns. */
 export interface Statement<P, R> {
-  /** Unique in the process: PostgreSQL keeps the statement prepared per connection by it. */
-  readonly name: string;
   readonly sql: string;
   /** The compiled parameters in order: a name to bind, or a constant the builder put there. */
   readonly parameters: readonly unknown[];
@@ -29,8 +27,6 @@ export interface Statement<P, R> {
   /** Never present: carries `R` for the type checker. */
   readonly __row?: R;
 }
-
-let compiledStatements = 0;
 
 /**
  * Builds and compiles a statement once. `build` receives its parameters as an object whose every
@@ -56,7 +52,6 @@ export function statement<P extends object, R>(
   const built = build(params);
   const compiled = 'compile' in built ? built.compile() : built;
   return {
-    name: `nok_${++compiledStatements}`,
     sql: compiled.sql,
     parameters: compiled.parameters,
   };

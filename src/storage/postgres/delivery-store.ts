@@ -188,13 +188,15 @@ async function timeOutOverdue(
 }
 
 /**
- * Runs statements on the transaction's connection, each prepared by name: PostgreSQL parses and
- * plans it once per connection, and pg sends its text once.
+ * Runs statements on the transaction's connection, unnamed: PostgreSQL plans each run for the
+ * values it is given and the tables as they are now (ADR 0044). A statement prepared by name is
+ * planned generically after five runs and keeps that plan for the connection's life, so a plan
+ * chosen while `recipients` held a few rows (a sequential scan) went on scanning it whole at
+ * every batch once it held a hundred thousand, until an ANALYZE happened to come.
  */
 function pgRun(client: pg.PoolClient): RunStatement {
   return async <P, R>(st: Statement<P, R>, values: P) =>
-    (await client.query({ name: st.name, text: st.sql, values: pgValues(bind(st, values)) }))
-      .rows as R[];
+    (await client.query<R & pg.QueryResultRow>(st.sql, pgValues(bind(st, values)))).rows;
 }
 
 /** Runs a statement on its own (atomic by itself). */
