@@ -1,9 +1,9 @@
-// Writes docs/configuration.md from the settings in src/config.ts: `npm run docs:config`.
+// Writes docs/configuration.md from the settings in src/settings.ts: `npm run docs:config`.
 // test/docs/configuration-reference.test.ts fails when the file differs from what this writes.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import { SETTINGS, TOOLING_VARIABLES } from '../src/config.js';
+import { SETTINGS, TOOLING_VARIABLES } from '../src/settings.js';
 
 export const REFERENCE_PATH = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
 
@@ -24,10 +24,10 @@ export async function renderConfigurationReference(): Promise<string> {
   const text = [
     '# Configuration',
     '',
-    '<!-- Written by `npm run docs:config` from src/config.ts: edit the descriptions there. -->',
+    '<!-- Written by `npm run docs:config` from src/settings.ts: edit the descriptions there. -->',
     '',
     'Every setting is an environment variable prefixed `NOK_`, read once, at start, by',
-    '`src/config.ts`. A bad value stops Nok with a message naming the variable; so does a `NOK_`',
+    '`src/settings.ts`. A bad value stops Nok with a message naming the variable; so does a `NOK_`',
     'variable that is not a setting (a misspelt one), named with the setting closest to it.',
     '',
     '| Variable | Default | Meaning |',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadConfig, SETTINGS, unknownSettings } from './config.js';
+import { loadConfig, unknownSettings } from './config.js';
+import { SETTINGS } from './settings.js';
 
 describe('settings', () => {
   it('paces the dispatcher as before when no NOK_DISPATCH_* is set', () => {

@@ -24,9 +24,16 @@ const LAYERS = {
   scheduler: { paths: ['src/scheduler/'], may: ['domain'] },
   /** The operator listener: HTTP like the API (its error answers), serving the metrics. */
   ops: { paths: ['src/ops/'], may: ['domain', 'api', 'metrics'] },
-  /** `nok`'s commands, config.ts, main.ts and runtime/ build the parts and start them. */
+  /** `nok`'s commands, config.ts and settings.ts, main.ts and runtime/ build the parts and start them. */
   root: {
-    paths: ['src/main.ts', 'src/config.ts', 'src/config.test.ts', 'src/runtime/', 'src/cli/'],
+    paths: [
+      'src/main.ts',
+      'src/config.ts',
+      'src/config.test.ts',
+      'src/settings.ts',
+      'src/runtime/',
+      'src/cli/',
+    ],
     may: ['*'],
   },
   /** The console in the browser: the server only through its contract. */

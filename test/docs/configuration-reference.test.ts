@@ -5,14 +5,14 @@ import {
   REFERENCE_PATH,
   renderConfigurationReference,
 } from '../../scripts/configuration-reference.js';
-import { SETTINGS } from '../../src/config.js';
+import { SETTINGS } from '../../src/settings.js';
 
 describe('docs/configuration.md', () => {
-  it('is what `npm run docs:config` writes from the settings in src/config.ts', async () => {
+  it('is what `npm run docs:config` writes from the settings in src/settings.ts', async () => {
     assert.equal(
       readFileSync(REFERENCE_PATH, 'utf8'),
       await renderConfigurationReference(),
-      'docs/configuration.md differs from src/config.ts: run `npm run docs:config`',
+      'docs/configuration.md differs from src/settings.ts: run `npm run docs:config`',
     );
   });
 
