@@ -1,31 +1,31 @@
 // The batched statements of the PostgreSQL delivery store (delivery-store.ts): arrays passed
-// whole (`unnest`), recipients read and locked in (message, seq) order (with the submissions
-// receipts match, in the same statement), folded by the domain's fold (the same as SQLite's),
-// and everything a batch changes written in ONE statement. SQLite's twin reads and writes a row
-// at a time instead: round trips cost nothing in process. Built with Kysely's `sql` tag, each
-// parameter where it is used, and compiled once (statements.ts).
+// whole (`unnest`), and everything a batch changes written in ONE statement, the recipients'
+// new state computed inside it by the one delivery fold (delivery-fold.ts, the same SQL SQLite
+// runs), so that no recipient's state is read back to the dispatcher. Receipts first read and
+// lock the submissions they may match, with their recipients, in (message, seq) order. Built
+// with Kysely's `sql` tag, each parameter where it is used, and compiled once (statements.ts).
 import { sql, type Kysely } from 'kysely';
 import {
   normaliseSmscId,
   smscIdForms,
+  type AppliedReceipt,
   type PartOutcome,
   type ReceiptReport,
 } from '../../domain/delivery/delivery-store.js';
 import {
-  EventsByRecipient,
   lastPerKey,
   matchReceipts,
   type MatchedReceipts,
   type Submission,
 } from '../../domain/delivery/fold-delivery.js';
-import type { CountDeltas } from '../count-deltas.js';
 import {
-  foldRecipients,
-  recipientKey,
-  selectDeliveryState,
-  type ChangedRecipient,
-  type DeliveryStateRow,
-} from '../delivery-state-rows.js';
+  eventArrays,
+  eventsFromArrays,
+  foldCtes,
+  FoldEvents,
+  writeFolded,
+  type EventArrays,
+} from '../delivery-fold.js';
 import type { Tables } from '../schema.js';
 import { statement, type RunStatement } from '../statements.js';
 
@@ -37,28 +37,11 @@ type Texts = readonly (string | null)[];
 /** The batch statements, compiled once by the PostgreSQL dialect. */
 export function batchStatements(db: Kysely<Tables>) {
   return {
-    lockedStates: statement((p: { messageIds: Ids; seqs: Ids }) =>
-      selectDeliveryState(db)
-        .innerJoin(
-          sql<{
-            message_id: number;
-            seq: number;
-          }>`(SELECT * FROM unnest(${p.messageIds}::bigint[], ${p.seqs}::bigint[]) AS u(message_id, seq))`.as(
-            'v',
-          ),
-          (join) => join.onRef('v.message_id', '=', 'r.message_id').onRef('v.seq', '=', 'r.seq'),
-        )
-        .orderBy('r.message_id')
-        .orderBy('r.seq')
-        .forUpdate('r'),
-    ),
-    // Each submission an id form of the batch names, with its recipient's state (a recipient
-    // row is never deleted), locked in (message, seq) order as `lockedStates` locks.
+    // Each submission an id form of the batch names, locked (another dispatcher's receipt for
+    // the same id waits, then finds it gone); the write locks their recipients.
     lockedSubmissions: statement((p: { carriers: Texts; smscIds: Texts }) =>
-      selectDeliveryState(db)
-        .innerJoin('submissions as s', (join) =>
-          join.onRef('s.message_id', '=', 'r.message_id').onRef('s.seq', '=', 'r.seq'),
-        )
+      db
+        .selectFrom('submissions as s')
         .innerJoin(
           sql<{
             carrier: string;
@@ -68,48 +51,179 @@ export function batchStatements(db: Kysely<Tables>) {
           ),
           (join) => join.onRef('v.carrier', '=', 's.carrier').onRef('v.smsc_id', '=', 's.smsc_id'),
         )
-        .select(['s.carrier', 's.smsc_id', 's.part', 's.submitted_at'])
-        .orderBy('r.message_id')
-        .orderBy('r.seq')
+        .select(['s.carrier', 's.smsc_id', 's.message_id', 's.seq', 's.part', 's.submitted_at'])
         .orderBy('s.carrier')
         .orderBy('s.smsc_id')
-        .forUpdate(['r', 's']),
+        .forUpdate('s'),
     ),
-    // Everything one batch changes, in ONE statement (data-modifying CTEs): atomic, and one
-    // round trip.
-    write: statement(
-      (p: {
-        nowMs: number;
-        subCarriers: Texts;
-        subSmscIds: Texts;
-        subMessageIds: Ids;
-        subSeqs: Ids;
-        subParts: Ids;
-        acceptedMessages: Ids;
-        unsubCarriers: Texts;
-        unsubSmscIds: Texts;
-        recMessageIds: Ids;
-        recSeqs: Ids;
-        recStatuses: Texts;
-        recErrors: Texts;
-        recAttempts: Ids;
-        recPartsAccepted: Texts;
-        recPartsDelivered: Texts;
-        recNextAttemptAt: Ids;
-        recFirstAttemptAt: readonly (number | null)[];
-        recUpdatedAt: Ids;
-        orphanCarriers: Texts;
-        orphanSmscIds: Texts;
-        orphanOutcomes: Texts;
-        orphanErrors: Texts;
-        unorphanCarriers: Texts;
-        unorphanSmscIds: Texts;
-        countMessageIds: Ids;
-        countStatuses: Texts;
-        countDeltas: Ids;
-      }) =>
-        sql`
-        WITH ins AS (
+    // Everything a batch changes, in ONE statement each (data-modifying CTEs): atomic, and one
+    // round trip. Each kind of batch has a statement of only the parts it writes.
+    outcomes: writeStatement(db, { submissions: 'insert' }),
+    receipts: writeStatement(db, { submissions: 'delete', orphans: 'insert' }),
+    orphansMatched: writeStatement(db, { submissions: 'delete', orphans: 'delete' }),
+    timeouts: writeStatement(db, { submissions: 'delete' }),
+    receiptsAtOnce: receiptsAtOnceStatement(db),
+  };
+}
+
+/**
+ * A receipt batch in ONE statement, when no two of its receipts name a common submission in any
+ * of their id's forms (`applyReceiptsAtOnce`): each receipt takes its first form that names a
+ * stored submission, which is what taking receipts in batch order gives when none can take
+ * another's. The submissions are deleted first and only the receipts whose submission this
+ * statement deleted are folded in, so a receipt another dispatcher matched meanwhile becomes an
+ * orphan, as it would on the locked path. Returns each matched receipt's place in the batch and
+ * its part's acceptance time.
+ */
+function receiptsAtOnceStatement(db: Kysely<Tables>) {
+  return statement(
+    (p: {
+      nowMs: number;
+      formIdx: Ids;
+      formRanks: Ids;
+      formCarriers: Texts;
+      formSmscIds: Texts;
+      carriers: Texts;
+      smscIds: Texts;
+      outcomes: Texts;
+      errors: Texts;
+    }) =>
+      sql<{ idx: number; submitted_at: number }>`
+        WITH RECURSIVE receipt AS (
+          SELECT * FROM unnest(${p.carriers}::text[], ${p.smscIds}::text[], ${p.outcomes}::text[],
+            ${p.errors}::text[]) WITH ORDINALITY AS r(carrier, smsc_id, outcome, error, idx)
+        ), chosen AS (
+          SELECT DISTINCT ON (f.idx) f.idx, f.carrier, f.smsc_id
+          FROM unnest(${p.formIdx}::bigint[], ${p.formRanks}::int[], ${p.formCarriers}::text[],
+            ${p.formSmscIds}::text[]) AS f(idx, rank, carrier, smsc_id)
+          JOIN submissions s ON s.carrier = f.carrier AND s.smsc_id = f.smsc_id
+          ORDER BY f.idx, f.rank
+        ), del AS (
+          DELETE FROM submissions s USING chosen c
+          WHERE s.carrier = c.carrier AND s.smsc_id = c.smsc_id
+          RETURNING c.idx, s.message_id, s.seq, s.part, s.submitted_at
+        ), ${foldCtes(
+          sql`SELECT d.message_id, d.seq,
+              row_number() OVER (PARTITION BY d.message_id, d.seq ORDER BY d.idx) AS n,
+              CASE WHEN row_number() OVER (PARTITION BY d.message_id, d.seq ORDER BY d.idx DESC) = 1
+                THEN 1 ELSE 0 END AS last,
+              'receipt' AS kind, d.part, r.outcome AS status, r.error, CAST(NULL AS BIGINT) AS next_at
+            FROM del d JOIN receipt r ON r.idx = d.idx`,
+          p.nowMs,
+          { lock: true },
+        )}, upd AS (${writeFolded}
+        ), ${countMoves}, orphaned AS (
+          INSERT INTO orphan_receipts (carrier, smsc_id, outcome, error, received_at)
+          SELECT r.carrier, r.smsc_id, r.outcome, r.error, ${p.nowMs}::bigint FROM receipt r
+          WHERE NOT EXISTS (SELECT 1 FROM del d WHERE d.idx = r.idx)
+          ON CONFLICT (carrier, smsc_id) DO UPDATE SET outcome = excluded.outcome,
+            error = excluded.error, received_at = excluded.received_at
+        )
+        SELECT idx, submitted_at FROM del`.compile(db),
+  );
+}
+
+/**
+ * Applies final receipts in one statement (`receiptsAtOnce`) unless two of them name a common
+ * submission in any form (a repeated receipt, or one id's hex and decimal twins): then it
+ * returns null and the caller matches them in batch order on the locked path.
+ */
+export async function applyReceiptsAtOnce(
+  run: RunStatement,
+  st: BatchStatements,
+  receipts: readonly ReceiptReport[],
+  nowMs: number,
+): Promise<AppliedReceipt[] | null> {
+  const finals = receipts.filter((r) => r.outcome !== null);
+  const named = new Set<string>();
+  const formIdx: number[] = [];
+  const formRanks: number[] = [];
+  const formCarriers: string[] = [];
+  const formSmscIds: string[] = [];
+  for (let i = 0; i < finals.length; i++) {
+    const { carrier, smscId } = finals[i]!;
+    smscIdForms(smscId).forEach((form, rank) => {
+      formIdx.push(i + 1);
+      formRanks.push(rank);
+      formCarriers.push(carrier);
+      formSmscIds.push(form);
+    });
+  }
+  for (let i = 0; i < formIdx.length; i++) {
+    const key = submissionKey(formCarriers[i]!, formSmscIds[i]!);
+    if (named.has(key)) return null;
+    named.add(key);
+  }
+  if (finals.length === 0) return [];
+  const rows = await run(st.receiptsAtOnce, {
+    nowMs,
+    formIdx,
+    formRanks,
+    formCarriers,
+    formSmscIds,
+    carriers: finals.map((r) => r.carrier),
+    smscIds: finals.map((r) => normaliseSmscId(r.smscId)),
+    outcomes: finals.map((r) => r.outcome),
+    errors: finals.map((r) => r.error),
+  });
+  return rows.map((row) => {
+    const receipt = finals[Number(row.idx) - 1]!;
+    return {
+      carrier: receipt.carrier,
+      outcome: receipt.outcome!,
+      latencyMs: nowMs - Number(row.submitted_at),
+    };
+  });
+}
+
+/**
+ * `moved` (the recipients `upd` made final, by message and status) and `counted`: the message's
+ * counters moved from pending to each final status. Follows `upd` (delivery-fold.ts's write).
+ */
+const countMoves = sql`moved AS (
+    SELECT message_id, status, count(*) AS n FROM upd
+    WHERE status <> 'pending' GROUP BY message_id, status
+  ), counted AS (
+    INSERT INTO message_counts (message_id, status, count)
+    SELECT message_id, status, n FROM moved
+    UNION ALL
+    SELECT message_id, 'pending', -sum(n) FROM moved GROUP BY message_id
+    ORDER BY 1, 2
+    ON CONFLICT (message_id, status) DO UPDATE SET count = message_counts.count + excluded.count
+  )`;
+
+/** The values a batch's write statement may take (each statement uses those of its parts). */
+interface WriteValues extends EventArrays {
+  nowMs: number;
+  subCarriers: Texts;
+  subSmscIds: Texts;
+  subMessageIds: Ids;
+  subSeqs: Ids;
+  subParts: Ids;
+  acceptedMessages: Ids;
+  unsubCarriers: Texts;
+  unsubSmscIds: Texts;
+  orphanCarriers: Texts;
+  orphanSmscIds: Texts;
+  orphanOutcomes: Texts;
+  orphanErrors: Texts;
+  unorphanCarriers: Texts;
+  unorphanSmscIds: Texts;
+}
+
+/**
+ * A batch's write: the events folded into their recipients (delivery-fold.ts) and the
+ * counters moved, then what the batch does to submissions and orphan receipts. Returns how many
+ * recipients it timed out (the sweep's figure).
+ */
+function writeStatement(
+  db: Kysely<Tables>,
+  parts: { submissions: 'insert' | 'delete'; orphans?: 'insert' | 'delete' },
+) {
+  return statement((p: WriteValues) => {
+    const submissions =
+      parts.submissions === 'insert'
+        ? sql`, ins AS (
           INSERT INTO submissions (carrier, smsc_id, message_id, seq, part, submitted_at)
           SELECT v.*, ${p.nowMs}::bigint
           FROM unnest(${p.subCarriers}::text[], ${p.subSmscIds}::text[],
@@ -120,77 +234,50 @@ export function batchStatements(db: Kysely<Tables>) {
         ), marked AS (
           UPDATE messages SET any_accepted = 1
           WHERE id = ANY(${p.acceptedMessages}::bigint[]) AND any_accepted = 0
-        ), del AS (
+        )`
+        : sql`, del AS (
           DELETE FROM submissions s
           USING unnest(${p.unsubCarriers}::text[], ${p.unsubSmscIds}::text[]) v(carrier, smsc_id)
           WHERE s.carrier = v.carrier AND s.smsc_id = v.smsc_id
-        ), upd AS (
-          UPDATE recipients r SET status = v.status, error = v.error, attempts = v.attempts,
-            parts_accepted = v.parts_accepted, parts_delivered = v.parts_delivered,
-            next_attempt_at = v.next_attempt_at, first_attempt_at = v.first_attempt_at,
-            updated_at = v.updated_at
-          FROM unnest(${p.recMessageIds}::bigint[], ${p.recSeqs}::bigint[],
-            ${p.recStatuses}::text[], ${p.recErrors}::text[], ${p.recAttempts}::bigint[],
-            ${p.recPartsAccepted}::bigint[], ${p.recPartsDelivered}::bigint[],
-            ${p.recNextAttemptAt}::bigint[], ${p.recFirstAttemptAt}::bigint[],
-            ${p.recUpdatedAt}::bigint[])
-            v(message_id, seq, status, error, attempts, parts_accepted, parts_delivered,
-              next_attempt_at, first_attempt_at, updated_at)
-          WHERE r.message_id = v.message_id AND r.seq = v.seq
-        ), orphaned AS (
+        )`;
+    const orphans =
+      parts.orphans === 'insert'
+        ? sql`, orphaned AS (
           INSERT INTO orphan_receipts (carrier, smsc_id, outcome, error, received_at)
           SELECT v.*, ${p.nowMs}::bigint
           FROM unnest(${p.orphanCarriers}::text[], ${p.orphanSmscIds}::text[],
             ${p.orphanOutcomes}::text[], ${p.orphanErrors}::text[]) v
           ON CONFLICT (carrier, smsc_id) DO UPDATE SET outcome = excluded.outcome,
             error = excluded.error, received_at = excluded.received_at
-        ), unorphaned AS (
+        )`
+        : parts.orphans === 'delete'
+          ? sql`, unorphaned AS (
           DELETE FROM orphan_receipts o
           USING unnest(${p.unorphanCarriers}::text[], ${p.unorphanSmscIds}::text[])
             v(carrier, smsc_id)
           WHERE o.carrier = v.carrier AND o.smsc_id = v.smsc_id
-        )
-        INSERT INTO message_counts (message_id, status, count)
-        SELECT * FROM unnest(${p.countMessageIds}::bigint[], ${p.countStatuses}::text[],
-          ${p.countDeltas}::bigint[])
-        ON CONFLICT (message_id, status) DO UPDATE SET count = message_counts.count + excluded.count`.compile(
-          db,
-        ),
-    ),
-  };
+        )`
+          : sql``;
+    return sql<{ timed_out: number }>`
+        WITH RECURSIVE ${foldCtes(eventsFromArrays(p), p.nowMs, { lock: true })}, upd AS (${writeFolded}
+        ), ${countMoves}${submissions}${orphans}
+        SELECT coalesce(sum(n), 0) AS timed_out FROM moved WHERE status = 'timeout'`.compile(db);
+  });
 }
 
 export type BatchStatements = ReturnType<typeof batchStatements>;
 
-/** Reads and locks the recipients of `events`, folds them; returns the rows that changed. */
-export async function foldLocked(
-  run: RunStatement,
-  st: BatchStatements,
-  events: EventsByRecipient,
-  nowMs: number,
-  counts: CountDeltas,
-): Promise<ChangedRecipient[]> {
-  if (events.size === 0) return [];
-  const groups = events.sorted();
-  const rows = await run(st.lockedStates, {
-    messageIds: groups.map((g) => g.messageId),
-    seqs: groups.map((g) => g.seq),
-  });
-  const byKey = new Map(rows.map((row) => [recipientKey(row.message_id, row.seq), row]));
-  return foldRecipients(groups, (m, s) => byKey.get(recipientKey(m, s)), nowMs, counts);
-}
-
 /**
- * Matches final receipts to their submissions and folds them into their recipients, reading
- * both in ONE locked statement. Receipts are taken in batch order, as SQLite does one at a time.
+ * Matches final receipts to their submissions, read and locked in ONE statement with their
+ * recipients, and adds the matched ones to `events`. Receipts are taken in batch order, as
+ * SQLite does one at a time.
  */
-export async function matchAndFoldLocked(
+export async function matchLocked(
   run: RunStatement,
   st: BatchStatements,
   receipts: readonly ReceiptReport[],
-  nowMs: number,
-  counts: CountDeltas,
-): Promise<MatchedReceipts & { recipients: ChangedRecipient[] }> {
+  events: FoldEvents,
+): Promise<MatchedReceipts> {
   const carriers: string[] = [];
   const smscIds: string[] = [];
   for (const receipt of receipts) {
@@ -201,7 +288,6 @@ export async function matchAndFoldLocked(
     }
   }
   const found = new Map<string, Submission>();
-  const states = new Map<string, DeliveryStateRow>();
   if (carriers.length > 0) {
     for (const row of await run(st.lockedSubmissions, { carriers, smscIds })) {
       found.set(submissionKey(row.carrier, row.smsc_id), {
@@ -212,23 +298,10 @@ export async function matchAndFoldLocked(
         part: row.part,
         submittedAt: row.submitted_at,
       });
-      states.set(recipientKey(row.message_id, row.seq), row);
     }
   }
   const result = matchReceipts(receipts, (c, id) => found.get(submissionKey(c, id)), smscIdForms);
-  const recipients = foldRecipients(
-    receiptEvents(result.matched).sorted(),
-    (m, seq) => states.get(recipientKey(m, seq)),
-    nowMs,
-    counts,
-  );
-  return { ...result, recipients };
-}
-
-/** The receipt events of matched receipts, by recipient. */
-function receiptEvents(matched: MatchedReceipts['matched']): EventsByRecipient {
-  const events = new EventsByRecipient();
-  for (const { receipt, submission } of matched) {
+  for (const { receipt, submission } of result.matched) {
     events.add(submission.messageId, submission.seq, {
       kind: 'receipt',
       part: submission.part,
@@ -236,7 +309,7 @@ function receiptEvents(matched: MatchedReceipts['matched']): EventsByRecipient {
       error: receipt.error,
     });
   }
-  return events;
+  return result;
 }
 
 function submissionKey(carrier: string, smscId: string): string {
@@ -245,46 +318,40 @@ function submissionKey(carrier: string, smscId: string): string {
 
 /** Everything one batch changes; each part may be empty. */
 export interface BatchWrites {
+  /** What happened to recipients, folded into their rows by the statement. */
+  readonly events?: FoldEvents;
   /** Accepted parts whose submissions are stored (a reused SMSC id: the last one wins). */
   readonly accepted?: readonly AcceptedOutcome[];
   readonly deleteSubmissions?: readonly { carrier: string; smscId: string }[];
-  readonly recipients?: readonly ChangedRecipient[];
   /** Receipts kept as orphans until their submission comes (the last of one id wins). */
   readonly orphans?: readonly ReceiptReport[];
   readonly deleteOrphans?: readonly { carrier: string; smscId: string }[];
-  readonly counts?: CountDeltas;
 }
 
-/** Writes a batch in ONE statement: atomic, and one round trip. */
+/**
+ * Writes a batch in ONE statement (`write`: the one of its kind): atomic, and one round trip.
+ * Returns how many recipients it timed out.
+ */
 export async function writeBatch(
   run: RunStatement,
-  st: BatchStatements,
+  write: BatchStatements['outcomes'],
   writes: BatchWrites,
   nowMs: number,
-): Promise<void> {
+): Promise<number> {
+  const events = writes.events ?? new FoldEvents();
   const accepted = lastPerKey(writes.accepted ?? [], (o) =>
     submissionKey(o.carrier, normaliseSmscId(o.smscId)),
   ).sort((a, b) => a.messageId - b.messageId || a.seq - b.seq);
   const deleted = writes.deleteSubmissions ?? [];
-  const recipients = writes.recipients ?? [];
   const orphans = lastPerKey(writes.orphans ?? [], (r) =>
     submissionKey(r.carrier, normaliseSmscId(r.smscId)),
   );
   const deletedOrphans = writes.deleteOrphans ?? [];
-  const counts = writes.counts?.entries() ?? [];
-  if (
-    accepted.length +
-      deleted.length +
-      recipients.length +
-      orphans.length +
-      deletedOrphans.length +
-      counts.length ===
-    0
-  )
-    return;
-  const states = recipients.map((r) => r.state);
-  await run(st.write, {
+  if (events.size + accepted.length + deleted.length + orphans.length + deletedOrphans.length === 0)
+    return 0;
+  const [result] = await run(write, {
     nowMs,
+    ...eventArrays(events),
     subCarriers: accepted.map((o) => o.carrier),
     subSmscIds: accepted.map((o) => normaliseSmscId(o.smscId)),
     subMessageIds: accepted.map((o) => o.messageId),
@@ -293,24 +360,12 @@ export async function writeBatch(
     acceptedMessages: [...new Set((writes.accepted ?? []).map((o) => o.messageId))],
     unsubCarriers: deleted.map((d) => d.carrier),
     unsubSmscIds: deleted.map((d) => d.smscId),
-    recMessageIds: recipients.map((r) => r.messageId),
-    recSeqs: recipients.map((r) => r.seq),
-    recStatuses: states.map((s) => s.status),
-    recErrors: states.map((s) => s.error),
-    recAttempts: states.map((s) => s.attempts),
-    recPartsAccepted: states.map((s) => s.partsAccepted.toString()),
-    recPartsDelivered: states.map((s) => s.partsDelivered.toString()),
-    recNextAttemptAt: states.map((s) => s.nextAttemptAt),
-    recFirstAttemptAt: states.map((s) => s.firstAttemptAt),
-    recUpdatedAt: states.map((s) => s.updatedAt),
     orphanCarriers: orphans.map((r) => r.carrier),
     orphanSmscIds: orphans.map((r) => normaliseSmscId(r.smscId)),
     orphanOutcomes: orphans.map((r) => r.outcome ?? 'pending'),
     orphanErrors: orphans.map((r) => r.error),
     unorphanCarriers: deletedOrphans.map((o) => o.carrier),
     unorphanSmscIds: deletedOrphans.map((o) => o.smscId),
-    countMessageIds: counts.map((e) => e.messageId),
-    countStatuses: counts.map((e) => e.status),
-    countDeltas: counts.map((e) => e.delta),
   });
+  return Number(result?.timed_out ?? 0);
 }

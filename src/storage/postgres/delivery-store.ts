@@ -9,16 +9,16 @@ import {
   type DeliveryStore,
   type SweepPosition,
 } from '../../domain/delivery/delivery-store.js';
-import { EventsByRecipient, outcomeEvent } from '../../domain/delivery/fold-delivery.js';
-import { CountDeltas } from '../count-deltas.js';
+import { outcomeEvent } from '../../domain/delivery/fold-delivery.js';
 import { DeliveryChunks } from '../delivery-chunks.js';
-import { appliedReceipts, orphanReport, sweepStatements } from '../delivery-state-rows.js';
+import { FoldEvents } from '../delivery-fold.js';
+import { appliedReceipts, orphanReport, sweepStatements } from '../delivery-sweep.js';
 import type { Tables } from '../schema.js';
 import { bind, type RunStatement, type Statement } from '../statements.js';
 import {
+  applyReceiptsAtOnce,
   batchStatements,
-  foldLocked,
-  matchAndFoldLocked,
+  matchLocked,
   writeBatch,
   type AcceptedOutcome,
   type BatchStatements,
@@ -41,18 +41,15 @@ export function postgresDeliveryStore(pool: pg.Pool, db: Kysely<Tables>): Delive
   return {
     claimChunk: (input) => transaction(pool, (client) => chunks.claim(pgRun(client), input)),
 
-    recordOutcomes: (outcomes, nowMs) =>
-      transaction(pool, async (client) => {
-        const counts = new CountDeltas();
-        const events = new EventsByRecipient();
-        for (const outcome of outcomes) {
-          events.add(outcome.messageId, outcome.seq, outcomeEvent(outcome));
-        }
-        const run = pgRun(client);
-        const recipients = await foldLocked(run, st, events, nowMs, counts);
-        const accepted = outcomes.filter((o): o is AcceptedOutcome => o.kind === 'accepted');
-        await writeBatch(run, st, { accepted, recipients, counts }, nowMs);
-      }),
+    // One statement, atomic by itself: nothing is read before it.
+    recordOutcomes: async (outcomes, nowMs) => {
+      const events = new FoldEvents();
+      for (const outcome of outcomes) {
+        events.add(outcome.messageId, outcome.seq, outcomeEvent(outcome));
+      }
+      const accepted = outcomes.filter((o): o is AcceptedOutcome => o.kind === 'accepted');
+      await writeBatch(poolRun(pool), st.outcomes, { events, accepted }, nowMs);
+    },
 
     renewLeases: (owner, keys, untilMs) =>
       transaction(pool, (client) => chunks.renew(pgRun(client), owner, keys, untilMs)),
@@ -60,26 +57,18 @@ export function postgresDeliveryStore(pool: pg.Pool, db: Kysely<Tables>): Delive
     releaseChunk: (owner, key, nowMs) =>
       transaction(pool, (client) => chunks.release(pgRun(client), owner, key, nowMs)),
 
-    applyReceipts: (receipts, nowMs) =>
+    // One statement when no two receipts name one submission; else matched in batch order
+    // with the submissions read and locked first.
+    applyReceipts: async (receipts, nowMs) =>
+      (await applyReceiptsAtOnce(poolRun(pool), st, receipts, nowMs)) ??
       transaction(pool, async (client) => {
-        const counts = new CountDeltas();
         const run = pgRun(client);
-        const { matched, unmatched, recipients } = await matchAndFoldLocked(
-          run,
-          st,
-          receipts,
-          nowMs,
-          counts,
-        );
+        const events = new FoldEvents();
+        const { matched, unmatched } = await matchLocked(run, st, receipts, events);
         await writeBatch(
           run,
-          st,
-          {
-            deleteSubmissions: matched.map((m) => m.submission),
-            recipients,
-            orphans: unmatched,
-            counts,
-          },
+          st.receipts,
+          { events, deleteSubmissions: matched.map((m) => m.submission), orphans: unmatched },
           nowMs,
         );
         return appliedReceipts(matched, nowMs);
@@ -125,27 +114,20 @@ async function matchOrphans(
   const { nowMs, orphanMaxAgeMs } = input;
   const rows = await run(sweep.orphans, { ...after, batchSize });
   if (rows.length === 0) return [];
-  const counts = new CountDeltas();
   const reports = rows.map(orphanReport);
-  const { matched, unmatched, recipients } = await matchAndFoldLocked(
-    run,
-    st,
-    reports,
-    nowMs,
-    counts,
-  );
+  const events = new FoldEvents();
+  const { matched, unmatched } = await matchLocked(run, st, reports, events);
   const left = new Set(unmatched);
   const done = rows.filter(
     (row, i) => !left.has(reports[i]!) || row.received_at < nowMs - orphanMaxAgeMs,
   );
   await writeBatch(
     run,
-    st,
+    st.orphansMatched,
     {
+      events,
       deleteSubmissions: matched.map((m) => m.submission),
-      recipients,
       deleteOrphans: done.map((row) => ({ carrier: row.carrier, smscId: row.smsc_id })),
-      counts,
     },
     nowMs,
   );
@@ -167,23 +149,20 @@ async function timeOutOverdue(
     batchSize,
   });
   const overdue = rows.filter((row) => isOverdue(row, input));
-  const counts = new CountDeltas();
-  const events = new EventsByRecipient();
+  const events = new FoldEvents();
   for (const row of overdue) events.add(row.message_id, row.seq, { kind: 'timeout' });
-  const recipients = await foldLocked(run, st, events, nowMs, counts);
-  await writeBatch(
+  const timedOut = await writeBatch(
     run,
-    st,
+    st.timeouts,
     {
+      events,
       deleteSubmissions: overdue.map((row) => ({ carrier: row.carrier, smscId: row.smsc_id })),
-      recipients,
-      counts,
     },
     nowMs,
   );
   return {
     read: rows.map((row) => ({ at: row.submitted_at, carrier: row.carrier, smscId: row.smsc_id })),
-    timedOut: recipients.filter((r) => r.state.status === 'timeout').length,
+    timedOut,
   };
 }
 

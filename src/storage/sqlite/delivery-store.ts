@@ -14,23 +14,22 @@ import {
   type SweepPosition,
 } from '../../domain/delivery/delivery-store.js';
 import {
-  EventsByRecipient,
   lastPerKey,
   matchReceipts,
   outcomeEvent,
-  type RecipientDeliveryState,
   type Submission,
 } from '../../domain/delivery/fold-delivery.js';
+import type { RecipientStatus } from '../../domain/statuses.js';
 import { CountDeltas } from '../count-deltas.js';
 import { DeliveryChunks } from '../delivery-chunks.js';
 import {
-  appliedReceipts,
-  foldRecipients,
-  orphanReport,
-  selectDeliveryState,
-  sweepStatements,
-  type ChangedRecipient,
-} from '../delivery-state-rows.js';
+  eventsFromJson,
+  foldCtes,
+  FoldEvents,
+  selectFolded,
+  type FoldedRow,
+} from '../delivery-fold.js';
+import { appliedReceipts, orphanReport, sweepStatements } from '../delivery-sweep.js';
 import type { SubmissionRow, Tables } from '../schema.js';
 import { bind, statement, type RunStatement, type Statement } from '../statements.js';
 
@@ -131,14 +130,14 @@ export function sqliteDeliveryStore(
                 ...rowAfter(from.submissions),
                 batchSize,
               });
-        const events = new EventsByRecipient();
+        const events = new FoldEvents();
         for (const sub of candidates) {
           if (!isOverdue(sub, input)) continue;
           exec(st.deleteSubmission, { carrier: sub.carrier, smscId: sub.smsc_id });
           events.add(sub.message_id, sub.seq, { kind: 'timeout' });
         }
         const changed = writeFolds(events, nowMs, counts);
-        const timedOut = changed.filter((c) => c.state.status === 'timeout').length;
+        const timedOut = changed.filter((c) => c.status === 'timeout').length;
         applyCounts(counts);
         return {
           timedOut,
@@ -159,20 +158,20 @@ export function sqliteDeliveryStore(
       }),
   };
 
-  /** Folds each recipient's events into its row; returns the rows that changed. */
+  /**
+   * Folds the events into their recipients' rows (the one fold, delivery-fold.ts) and moves the
+   * counters of those that became final; returns the rows that changed, with their new status.
+   */
   function writeFolds(
-    events: EventsByRecipient,
+    events: FoldEvents,
     nowMs: number,
     counts: CountDeltas,
-  ): ChangedRecipient[] {
-    const changed = foldRecipients(
-      events.sorted(),
-      (messageId, seq) => exec(st.deliveryState, { messageId, seq })[0],
-      nowMs,
-      counts,
-    );
-    for (const { messageId, seq, state } of changed) {
-      exec(st.writeState, { ...state, messageId, seq });
+  ): { message_id: number; status: RecipientStatus }[] {
+    if (events.size === 0) return [];
+    const changed = exec(st.fold, { events: events.json(), nowMs });
+    for (const row of changed) {
+      exec(st.writeFolded, row);
+      if (row.status !== 'pending') counts.move(row.message_id, 'pending', row.status);
     }
     return changed;
   }
@@ -182,7 +181,7 @@ export function sqliteDeliveryStore(
     nowMs: number,
     counts: CountDeltas,
   ): void {
-    const events = new EventsByRecipient();
+    const events = new FoldEvents();
     for (const outcome of outcomes) {
       if (outcome.kind === 'accepted') {
         exec(st.insertSubmission, {
@@ -214,7 +213,7 @@ export function sqliteDeliveryStore(
       },
       smscIdForms,
     );
-    const events = new EventsByRecipient();
+    const events = new FoldEvents();
     for (const { receipt, submission } of result.matched) {
       exec(st.deleteSubmission, { carrier: submission.carrier, smscId: submission.smscId });
       events.add(submission.messageId, submission.seq, {
@@ -290,23 +289,26 @@ function sqliteStatements(db: Kysely<Tables>) {
         .where('id', '=', p.messageId)
         .where('any_accepted', '=', 0),
     ),
-    deliveryState: statement((p: { messageId: number; seq: number }) =>
-      selectDeliveryState(db).where('r.message_id', '=', p.messageId).where('r.seq', '=', p.seq),
+    // The batch's events arrive as one JSON text of rows (FoldEvents.json).
+    fold: statement((p: { events: string; nowMs: number }) =>
+      sql<FoldedRow>`
+        WITH RECURSIVE ${foldCtes(eventsFromJson(p.events), p.nowMs, { lock: false })}
+        ${selectFolded}`.compile(db),
     ),
-    writeState: statement((p: RecipientDeliveryState & { messageId: number; seq: number }) =>
+    writeFolded: statement((p: FoldedRow) =>
       db
         .updateTable('recipients')
         .set({
           status: p.status,
           error: p.error,
           attempts: p.attempts,
-          parts_accepted: sql<number>`${p.partsAccepted}`,
-          parts_delivered: sql<number>`${p.partsDelivered}`,
-          next_attempt_at: p.nextAttemptAt,
-          first_attempt_at: p.firstAttemptAt,
-          updated_at: p.updatedAt,
+          parts_accepted: sql<number>`CAST(${p.parts_accepted} AS INTEGER)`,
+          parts_delivered: sql<number>`CAST(${p.parts_delivered} AS INTEGER)`,
+          next_attempt_at: p.next_attempt_at,
+          first_attempt_at: p.first_attempt_at,
+          updated_at: p.updated_at,
         })
-        .where('message_id', '=', p.messageId)
+        .where('message_id', '=', p.message_id)
         .where('seq', '=', p.seq),
     ),
     addCount: statement((p: { messageId: number; status: string; delta: number }) =>
