@@ -30,26 +30,48 @@ export function startDeliveryFigures(input: {
   readonly logger: Logger;
   readonly flushMs: number;
 }): DeliveryFigures {
-  let counts = new Map<string, DeliveryFigureDelta>();
-  const add = (delta: DeliveryFigureDelta) => {
-    const key = `${delta.hourStart}\u0000${delta.carrier}\u0000${delta.figure}\u0000${delta.label}`;
-    const found = counts.get(key);
-    counts.set(key, { ...delta, count: (found?.count ?? 0) + delta.count });
+  // By hour, carrier, figure and label, so that counting one submit or receipt (the hot path)
+  // builds no key and allocates nothing once its entry exists.
+  type Counts = Map<number, Map<string, Map<DeliveryFigure, Map<string, { count: number }>>>>;
+  let counts: Counts = new Map();
+  const add = (
+    hourStart: number,
+    carrier: string,
+    figure: DeliveryFigure,
+    label: string,
+    n: number,
+  ) => {
+    let byCarrier = counts.get(hourStart);
+    if (!byCarrier) counts.set(hourStart, (byCarrier = new Map()));
+    let byFigure = byCarrier.get(carrier);
+    if (!byFigure) byCarrier.set(carrier, (byFigure = new Map()));
+    let byLabel = byFigure.get(figure);
+    if (!byLabel) byFigure.set(figure, (byLabel = new Map()));
+    const entry = byLabel.get(label);
+    if (entry) entry.count += n;
+    else byLabel.set(label, { count: n });
   };
-  const count = (carrier: string, figure: DeliveryFigure, label: string) => {
-    const hourStart = Math.floor(input.now() / HOUR_MS) * HOUR_MS;
-    add({ hourStart, carrier, figure, label, count: 1 });
+  const count = (carrier: string, figure: DeliveryFigure, label: string) =>
+    add(Math.floor(input.now() / HOUR_MS) * HOUR_MS, carrier, figure, label, 1);
+  const deltas = (taken: Counts): DeliveryFigureDelta[] => {
+    const all: DeliveryFigureDelta[] = [];
+    for (const [hourStart, byCarrier] of taken)
+      for (const [carrier, byFigure] of byCarrier)
+        for (const [figure, byLabel] of byFigure)
+          for (const [label, { count }] of byLabel)
+            all.push({ hourStart, carrier, figure, label, count });
+    return all;
   };
   let flushing: Promise<void> = Promise.resolve();
   const flushOnce = async () => {
     if (counts.size === 0) return;
-    const taken = counts;
+    const taken = deltas(counts);
     counts = new Map();
     try {
-      await input.store.addDeliveryFigures([...taken.values()]);
+      await input.store.addDeliveryFigures(taken);
     } catch (error) {
       input.logger.warn({ err: error }, 'could not store delivery figures; kept for next time');
-      for (const delta of taken.values()) add(delta);
+      for (const d of taken) add(d.hourStart, d.carrier, d.figure, d.label, d.count);
     }
   };
   const flush = () => (flushing = flushing.then(flushOnce));

@@ -6,11 +6,15 @@ export const RECEIPT_LATENCY_BUCKETS_S = [
   0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 1800, 3600, 21600, 86400,
 ] as const;
 
+const BUCKET_LABELS = RECEIPT_LATENCY_BUCKETS_S.map(String);
+
 /** The label of the bucket a latency falls in: its upper bound, or `+Inf`. */
 export function latencyBucketLabel(latencyMs: number): string {
   const seconds = latencyMs / 1000;
-  const bound = RECEIPT_LATENCY_BUCKETS_S.find((le) => seconds <= le);
-  return bound === undefined ? '+Inf' : String(bound);
+  for (let i = 0; i < RECEIPT_LATENCY_BUCKETS_S.length; i++) {
+    if (seconds <= RECEIPT_LATENCY_BUCKETS_S[i]!) return BUCKET_LABELS[i]!;
+  }
+  return '+Inf';
 }
 
 /**
