@@ -103,10 +103,11 @@ function receiptsAtOnceStatement(db: Kysely<Tables>) {
           WHERE s.carrier = c.carrier AND s.smsc_id = c.smsc_id
           RETURNING c.idx, s.message_id, s.seq, s.part, s.submitted_at
         ), ${foldCtes(
+          // One sort serves both windows: the count needs no order.
           sql`SELECT d.message_id, d.seq,
               row_number() OVER (PARTITION BY d.message_id, d.seq ORDER BY d.idx) AS n,
-              CASE WHEN row_number() OVER (PARTITION BY d.message_id, d.seq ORDER BY d.idx DESC) = 1
-                THEN 1 ELSE 0 END AS last,
+              CASE WHEN row_number() OVER (PARTITION BY d.message_id, d.seq ORDER BY d.idx)
+                = count(*) OVER (PARTITION BY d.message_id, d.seq) THEN 1 ELSE 0 END AS last,
               'receipt' AS kind, d.part, r.outcome AS status, r.error, CAST(NULL AS BIGINT) AS next_at
             FROM del d JOIN receipt r ON r.idx = d.idx`,
           p.nowMs,
@@ -135,24 +136,26 @@ export async function applyReceiptsAtOnce(
   nowMs: number,
 ): Promise<AppliedReceipt[] | null> {
   const finals = receipts.filter((r) => r.outcome !== null);
-  const named = new Set<string>();
   const formIdx: number[] = [];
   const formRanks: number[] = [];
   const formCarriers: string[] = [];
   const formSmscIds: string[] = [];
+  /** The forms named so far, by carrier. */
+  const named = new Map<string, Set<string>>();
   for (let i = 0; i < finals.length; i++) {
     const { carrier, smscId } = finals[i]!;
-    smscIdForms(smscId).forEach((form, rank) => {
+    let forms = named.get(carrier);
+    if (!forms) named.set(carrier, (forms = new Set()));
+    const mine = smscIdForms(smscId);
+    for (let rank = 0; rank < mine.length; rank++) {
+      const form = mine[rank]!;
+      if (forms.has(form)) return null;
+      forms.add(form);
       formIdx.push(i + 1);
       formRanks.push(rank);
       formCarriers.push(carrier);
       formSmscIds.push(form);
-    });
-  }
-  for (let i = 0; i < formIdx.length; i++) {
-    const key = submissionKey(formCarriers[i]!, formSmscIds[i]!);
-    if (named.has(key)) return null;
-    named.add(key);
+    }
   }
   if (finals.length === 0) return [];
   const rows = await run(st.receiptsAtOnce, {
