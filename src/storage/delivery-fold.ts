@@ -2,7 +2,7 @@
 // recipients' rows inside the database, by one SQL text both engines run, so that a recipient's
 // state never travels to the dispatcher and back. The rules are written here once; each engine
 // only says how the batch's events arrive (PostgreSQL: arrays, `unnest`; SQLite: one JSON text,
-// `json_each`) and whether the rows are locked (PostgreSQL, any number of dispatchers).
+// `jsonb_each`) and whether the rows are locked (PostgreSQL, any number of dispatchers).
 import { sql, type RawBuilder } from 'kysely';
 import { NO_RECEIPT, type DeliveryEvent } from '../domain/delivery/fold-delivery.js';
 import type { RecipientStatus } from '../domain/statuses.js';
@@ -72,12 +72,15 @@ export class FoldEvents {
   }
 }
 
-/** The events of a batch as SQLite reads them: `FoldEvents.json()` bound as `json`. */
+/**
+ * The events of a batch as SQLite reads them: `FoldEvents.json()` bound as `json`, parsed once
+ * into JSONB (`jsonb_each`), so that reading a row's fields does not parse its text again.
+ */
 export function eventsFromJson(json: unknown): RawBuilder<unknown> {
   return sql`SELECT value ->> 0 AS message_id, value ->> 1 AS seq, value ->> 2 AS n,
     value ->> 3 AS last, value ->> 4 AS kind, value ->> 5 AS part, value ->> 6 AS status,
     value ->> 7 AS error, value ->> 8 AS next_at
-    FROM json_each(${json})`;
+    FROM jsonb_each(${json})`;
 }
 
 /** `FoldEvents`' columns as PostgreSQL arrays (`eventArrays`), named as `eventsFromArrays` binds them. */
@@ -201,8 +204,7 @@ export function foldCtes(
       JOIN recipients r ON r.message_id = k.message_id AND r.seq = k.seq
       JOIN messages m ON m.id = r.message_id
       WHERE k.n = 1
-      ORDER BY r.message_id, r.seq
-      ${lock ? sql`FOR UPDATE OF r` : sql``}
+      ${lock ? sql`ORDER BY r.message_id, r.seq FOR UPDATE OF r` : sql``}
     ), fold (message_id, seq, n, last, status, error, attempts, parts_accepted, parts_delivered,
         next_attempt_at, first_attempt_at, updated_at, every) AS (
       SELECT ${step('s', 's')} FROM start s WHERE s.status = 'pending'
