@@ -4,7 +4,7 @@
 // only says how the batch's events arrive (PostgreSQL: arrays, `unnest`; SQLite: one JSON text,
 // `jsonb_each`) and whether the rows are locked (PostgreSQL, any number of dispatchers).
 import { sql, type RawBuilder } from 'kysely';
-import { NO_RECEIPT, type DeliveryEvent } from '../domain/delivery/fold-delivery.js';
+import { NO_RECEIPT, type DeliveryEvent } from '../domain/delivery/delivery-events.js';
 import type { RecipientStatus } from '../domain/statuses.js';
 
 /**

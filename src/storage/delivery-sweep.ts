@@ -3,7 +3,7 @@
 // as the metrics count them.
 import { sql, type Kysely } from 'kysely';
 import type { AppliedReceipt, ReceiptReport } from '../domain/delivery/delivery-store.js';
-import type { MatchedReceipts } from '../domain/delivery/fold-delivery.js';
+import type { MatchedReceipts } from '../domain/delivery/delivery-events.js';
 import type { Tables } from './schema.js';
 import { statement } from './statements.js';
 

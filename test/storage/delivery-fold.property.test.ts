@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { NO_RECEIPT, type DeliveryEvent } from '../../src/domain/delivery/fold-delivery.js';
+import { NO_RECEIPT, type DeliveryEvent } from '../../src/domain/delivery/delivery-events.js';
 import { CompactListCache } from '../../src/domain/recipients/compact-list-cache.js';
 import { materialiseNextChunk } from '../../src/scheduler/materialise-recipients.js';
 import {

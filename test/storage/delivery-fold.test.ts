@@ -8,7 +8,7 @@ import { testEngines } from '../support/engines.js';
 import { createHarness, type Customer, type Harness } from '../support/harness.js';
 
 /**
- * Fixed examples of the one delivery fold (ADR 0020, src/domain/delivery/fold-delivery.ts),
+ * Fixed examples of the one delivery fold (ADR 0020 and 0045, src/storage/delivery-fold.ts),
  * through each engine's real delivery store: several parts of one recipient in one receipt
  * batch, and the largest messages a part mask holds, delivered part by part.
  */

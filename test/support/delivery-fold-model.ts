@@ -1,7 +1,7 @@
 // The delivery fold's rules as a plain function over one recipient: the model the SQL fold
 // that both engines run (src/storage/delivery-fold.ts) is checked against
 // (test/storage/delivery-fold.property.test.ts). Nothing in the server uses it.
-import { NO_RECEIPT, type DeliveryEvent } from '../../src/domain/delivery/fold-delivery.js';
+import { NO_RECEIPT, type DeliveryEvent } from '../../src/domain/delivery/delivery-events.js';
 import type { DeliveryStatus } from '../../src/domain/delivery/delivery-store.js';
 import { allParts, withPart, type PartMask } from '../../src/domain/delivery/part-mask.js';
 import type { RecipientStatus } from '../../src/domain/statuses.js';

@@ -17,7 +17,7 @@ import {
   matchReceipts,
   type MatchedReceipts,
   type Submission,
-} from '../../domain/delivery/fold-delivery.js';
+} from '../../domain/delivery/delivery-events.js';
 import {
   eventArrays,
   eventsFromArrays,

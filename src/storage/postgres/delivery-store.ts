@@ -9,7 +9,7 @@ import {
   type DeliveryStore,
   type SweepPosition,
 } from '../../domain/delivery/delivery-store.js';
-import { outcomeEvent } from '../../domain/delivery/fold-delivery.js';
+import { outcomeEvent } from '../../domain/delivery/delivery-events.js';
 import { DeliveryChunks } from '../delivery-chunks.js';
 import { FoldEvents } from '../delivery-fold.js';
 import { appliedReceipts, orphanReport, sweepStatements } from '../delivery-sweep.js';

@@ -18,7 +18,7 @@ import {
   matchReceipts,
   outcomeEvent,
   type Submission,
-} from '../../domain/delivery/fold-delivery.js';
+} from '../../domain/delivery/delivery-events.js';
 import type { RecipientStatus } from '../../domain/statuses.js';
 import { CountDeltas } from '../count-deltas.js';
 import { DeliveryChunks } from '../delivery-chunks.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { lastPerKey, matchReceipts, type Submission } from './fold-delivery.js';
+import { lastPerKey, matchReceipts, type Submission } from './delivery-events.js';
 import { smscIdForms, type ReceiptReport } from './delivery-store.js';
 
 describe('matching receipts to submissions', () => {
