@@ -66,6 +66,7 @@ try {
     JSON.stringify({ sender: seeded.sender, content: 'Nok delivery bench', msisdns }),
   );
   const cpuAtSend = server.cpuSeconds();
+  const databaseCpuAtSend = await database.serverCpuSeconds();
   const start = nowMs();
   const answer = await client.post('/api/v2/sms/send', body);
   if (answer.status !== 200) throw new Error(`send → ${answer.status} ${answer.body}`);
@@ -117,6 +118,18 @@ try {
     unit: 'µs',
     note: `${cpu.toFixed(2)} s of the Nok process (user + system) from the send ÷ ${NUMBERS}`,
   });
+  const databaseCpuNow = await database.serverCpuSeconds();
+  if (databaseCpuAtSend !== null && databaseCpuNow !== null) {
+    const databaseCpu = databaseCpuNow - databaseCpuAtSend;
+    record({
+      bench: BENCH,
+      engine,
+      metric: "PostgreSQL's CPU per recipient",
+      value: (databaseCpu / NUMBERS) * 1e6,
+      unit: 'µs',
+      note: `${databaseCpu.toFixed(2)} s of the whole cluster on this machine from the send ÷ ${NUMBERS}`,
+    });
+  }
   client.close();
 
   // The reference: Kannel through the same SMSC, as many binds, the same number of recipients.

@@ -2,7 +2,7 @@
 // of its own — and a separate read connection the bench uses to watch materialisation. The Nok
 // child migrates it on start.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -18,6 +18,13 @@ export interface BenchDatabase {
   progress(uuid: string): Promise<{ materialisedUpto: number; recipientTotal: number }>;
   /** Bytes on disk (SQLite file + WAL) or of the schema's relations (PostgreSQL). */
   sizeBytes(): Promise<number>;
+  /**
+   * CPU seconds (user + system) the database server has used so far: PostgreSQL's whole cluster
+   * when it runs on this machine (its postmaster, with the backends it has reaped, and its live
+   * processes, read from /proc; anything else using that cluster counts too). Null for SQLite,
+   * which runs inside Nok, and for a server /proc cannot see.
+   */
+  serverCpuSeconds(): Promise<number | null>;
   drop(): Promise<void>;
 }
 
@@ -63,6 +70,9 @@ function createSqlite(): BenchDatabase {
       };
       return row.n;
     },
+    async serverCpuSeconds() {
+      return null;
+    },
     async drop() {
       reader?.close();
       rmSync(dir, { recursive: true, force: true });
@@ -101,6 +111,10 @@ async function createPostgres(baseUrl: string): Promise<BenchDatabase> {
       );
       return Number((result.rows[0] as { n: string }).n);
     },
+    async serverCpuSeconds() {
+      const result = await reader.query('SELECT pg_backend_pid() AS pid');
+      return clusterCpuSeconds(Number((result.rows[0] as { pid: number }).pid));
+    },
     async drop() {
       await reader.end();
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);
@@ -116,4 +130,35 @@ function withSearchPath(baseUrl: string, schema: string): string {
   return url
     .toString()
     .replace(/options=[^&]*/, `options=${encodeURIComponent(`-c search_path=${schema}`)}`);
+}
+
+/** Clock ticks per second of /proc's times (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** Fields of /proc/<pid>/stat after the command name: state is [0], ppid [1], utime [11]. */
+function statFields(pid: number): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** The CPU of the cluster a backend belongs to, from /proc (see `serverCpuSeconds`). */
+function clusterCpuSeconds(backendPid: number): number | null {
+  const backend = statFields(backendPid);
+  if (!backend) return null;
+  const postmaster = Number(backend[1]);
+  const own = statFields(postmaster);
+  if (!own) return null;
+  // utime, stime, cutime, cstime: its own time and that of the children it has waited for.
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    const fields = statFields(Number(entry));
+    if (fields && Number(fields[1]) === postmaster)
+      ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / TICKS_PER_SECOND;
 }
