@@ -130,8 +130,13 @@ function LatencyTable({ data }: { data: PlatformDashboard }) {
       {data.latency.length === 0 ? (
         <Text>{t('platform.noReceipts')}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={340}>
-          <Table verticalSpacing="xs" aria-labelledby="platform-latency">
+        <Table.ScrollContainer minWidth={300}>
+          <Table
+            verticalSpacing="xs"
+            horizontalSpacing={6}
+            fz="sm"
+            aria-labelledby="platform-latency"
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('platform.carrier')}</Table.Th>
