@@ -51,10 +51,12 @@ export function statement<P extends object, R>(
   ) as P;
   const built = build(params);
   const compiled = 'compile' in built ? built.compile() : built;
+  // A line comment would swallow the rest of the statement once its lines are joined below.
+  if (compiled.sql.includes('--'))
+    throw new Error(`a statement may not hold "--": ${compiled.sql}`);
   return {
     // Line breaks and their indentation, as written in `sql` templates, sent as one space: a
-    // statement sent at every batch costs its bytes each time. (No statement has a `--` comment
-    // or a literal that spans lines.)
+    // statement sent at every batch costs its bytes each time.
     sql: compiled.sql.replace(/\s*\n\s*/g, ' '),
     parameters: compiled.parameters,
   };
