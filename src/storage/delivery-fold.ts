@@ -49,6 +49,11 @@ export class FoldEvents {
     return this.messageIds.length;
   }
 
+  /** No recipient has more than one event. */
+  get oneEach(): boolean {
+    return this.#last.size === this.messageIds.length;
+  }
+
   /**
    * One JSON text of rows `[messageId, seq, n, last (0/1), kind, part, status, error, nextAt]`
    * (SQLite).
@@ -96,17 +101,27 @@ export interface EventArrays {
   evNextAts: readonly (number | null)[];
 }
 
+/**
+ * `events`' columns as arrays, in (message, seq) order and each recipient's in batch order: the
+ * order in which `foldWriteCtes` locks their rows (the order of events matters only between
+ * those of one recipient).
+ */
 export function eventArrays(events: FoldEvents): EventArrays {
+  const { messageIds, seqs, ns } = events;
+  const order = Array.from({ length: events.size }, (_, i) => i).sort(
+    (a, b) => messageIds[a]! - messageIds[b]! || seqs[a]! - seqs[b]! || ns[a]! - ns[b]!,
+  );
+  const pick = <T>(column: readonly T[]) => order.map((i) => column[i] as T);
   return {
-    evMessageIds: events.messageIds,
-    evSeqs: events.seqs,
-    evNs: events.ns,
-    evLasts: events.lasts.map(Number),
-    evKinds: events.kinds,
-    evParts: events.parts,
-    evStatuses: events.statuses,
-    evErrors: events.errors,
-    evNextAts: events.nextAts,
+    evMessageIds: pick(events.messageIds),
+    evSeqs: pick(events.seqs),
+    evNs: pick(events.ns),
+    evLasts: pick(events.lasts).map(Number),
+    evKinds: pick(events.kinds),
+    evParts: pick(events.parts),
+    evStatuses: pick(events.statuses),
+    evErrors: pick(events.errors),
+    evNextAts: pick(events.nextAts),
   };
 }
 
@@ -149,41 +164,108 @@ export function foldCtes(
   nowMs: unknown,
   { lock }: { lock: boolean },
 ): RawBuilder<unknown> {
-  const now = sql`CAST(${nowMs} AS BIGINT)`;
+  return sql`${eventsCte(events)}, ${recursiveCtes(nowMs, { lock, several: false })}`;
+}
+
+/**
+ * The fold written to the recipients' rows (PostgreSQL), as common table expressions to follow
+ * `WITH RECURSIVE`, ending in `upd`: each written row's key and new status. `events` as for
+ * `foldCtes`.
+ *
+ * A recipient with one event in the batch (the usual case: a batch of submit outcomes, or of
+ * receipts of one-part messages) takes one step, which is the SET of an UPDATE (`once`): its row
+ * is not read before it is written, and is locked by the UPDATE itself, in the order of `ev`
+ * (`eventArrays` sends it in (message, seq) order); a row another transaction changed meanwhile
+ * is checked again and stepped from its new state, as PostgreSQL does for any UPDATE. The
+ * recipients with several events take the recursion of `foldCtes`, their rows locked first in
+ * (message, seq) order, and are written from `folded`. Without `several` the statement has no
+ * recursion, for a batch known to give no recipient more than one event (`FoldEvents.oneEach`):
+ * it is planned in half the time.
+ */
+export function foldWriteCtes(
+  events: RawBuilder<unknown>,
+  nowMs: unknown,
+  { several }: { several: boolean },
+): RawBuilder<unknown> {
+  const set = stepExpressions('r', 'k', sql`k.every`, nowMs).map(
+    ([column, value]) => sql`${sql.raw(column)} = ${value}`,
+  );
+  // Pending is compared with a column of `ev`, not with a constant, so that the planner cannot
+  // search the rows by status: with the statistics of a message just materialised, it judged
+  // that cheaper than by key, and read every pending row of the message at every batch.
+  return sql`
+    ${eventsCte(events)}, once AS (
+      UPDATE recipients r SET ${sql.join(set)}
+      FROM ev k
+      WHERE k.n = 1 AND k.last = 1
+        AND r.message_id = k.message_id AND r.seq = k.seq AND r.status = k.pending
+      RETURNING r.message_id, r.status
+    ), ${
+      several
+        ? sql`${recursiveCtes(nowMs, { lock: true, several: true })}, several AS (
+      UPDATE recipients SET status = f.status, error = f.error, attempts = f.attempts,
+        parts_accepted = f.parts_accepted, parts_delivered = f.parts_delivered,
+        next_attempt_at = f.next_attempt_at, first_attempt_at = f.first_attempt_at,
+        updated_at = f.updated_at
+      FROM folded f
+      WHERE recipients.message_id = f.message_id AND recipients.seq = f.seq
+      RETURNING recipients.message_id, recipients.status
+    ), upd AS (
+      SELECT * FROM once UNION ALL SELECT * FROM several
+    )`
+        : sql`upd AS (SELECT * FROM once)`
+    }`;
+}
+
+/**
+ * The recursion of the fold over `ev`, ending in `folded`; with `several`, of the recipients
+ * with more than one event only.
+ */
+function recursiveCtes(
+  nowMs: unknown,
+  { lock, several }: { lock: boolean; several: boolean },
+): RawBuilder<unknown> {
+  const state = (f: string, e: string) =>
+    sql.join(stepExpressions(f, e, sql.raw(`${f}.every`), nowMs).map(([, value]) => value));
+  return sql`start AS (
+      SELECT r.message_id, r.seq, CAST(r.status AS TEXT) AS status,
+        CAST(r.error AS TEXT) AS error, r.attempts, r.parts_accepted, r.parts_delivered,
+        r.next_attempt_at, r.first_attempt_at, r.updated_at, k.every,
+        k.n, k.last, k.kind, k.next_at, k.attempt, k.accepts, k.delivers, k.ends_as,
+        k.event_error
+      FROM ev k
+      JOIN recipients r ON r.message_id = k.message_id AND r.seq = k.seq
+      WHERE k.n = 1 ${several ? sql`AND k.last = 0` : sql``}
+      ${lock ? sql`ORDER BY r.message_id, r.seq FOR UPDATE OF r` : sql``}
+    ), fold (message_id, seq, n, last, ${sql.join(STATE.map((c) => sql.raw(c)))}, every) AS (
+      SELECT s.message_id, s.seq, s.n, s.last, ${state('s', 's')}, s.every
+      FROM start s WHERE s.status = 'pending'
+      UNION ALL
+      SELECT f.message_id, f.seq, e.n, e.last, ${state('f', 'e')}, f.every
+      FROM fold f JOIN ev e ON e.message_id = f.message_id AND e.seq = f.seq AND e.n = f.n + 1
+    ), folded AS (
+      SELECT * FROM fold WHERE last = 1
+    )`;
+}
+
+/** A recipient's state as the fold writes it, column by column. */
+const STATE = [
+  'status',
+  'error',
+  'attempts',
+  'parts_accepted',
+  'parts_delivered',
+  'next_attempt_at',
+  'first_attempt_at',
+  'updated_at',
+] as const;
+
+/** `ev`: the batch's events with what each does to a recipient's columns (the rules below). */
+function eventsCte(events: RawBuilder<unknown>): RawBuilder<unknown> {
   const bit = sql`(CAST(1 AS BIGINT) << CAST(e.part AS INTEGER))`;
   // Every part of the message, 2^parts - 1, without overflowing 64 bits at 63 parts.
   const everyPart = sql`((((CAST(1 AS BIGINT) << CAST(m.parts - 1 AS INTEGER)) - 1) * 2) + 1)`;
-  /** One step: the state `f` (a row of `fold`, or of `start`) after the event `e`. */
-  const step = (f: string, e: string) => {
-    const [s, v] = [sql.raw(f), sql.raw(e)];
-    const pending = sql`${s}.status = 'pending'`;
-    // The event delivers the recipient's last undelivered part.
-    const completes = sql`(${v}.delivers <> 0 AND (${s}.parts_delivered | ${v}.delivers) = ${s}.every)`;
-    return sql`${s}.message_id, ${s}.seq, ${v}.n, ${v}.last,
-      CASE
-        WHEN NOT ${pending} THEN ${s}.status
-        WHEN ${v}.ends_as IS NOT NULL THEN ${v}.ends_as
-        WHEN ${completes} THEN 'success'
-        ELSE ${s}.status
-      END,
-      CASE
-        WHEN NOT ${pending} THEN ${s}.error
-        WHEN ${v}.ends_as IS NOT NULL OR ${v}.kind = 'retry' THEN ${v}.event_error
-        WHEN ${completes} THEN NULL
-        ELSE ${s}.error
-      END,
-      ${s}.attempts + CASE WHEN ${pending} THEN ${v}.attempt ELSE 0 END,
-      CASE WHEN ${pending} THEN ${s}.parts_accepted | ${v}.accepts ELSE ${s}.parts_accepted END,
-      CASE WHEN ${pending} THEN ${s}.parts_delivered | ${v}.delivers ELSE ${s}.parts_delivered END,
-      CASE WHEN ${pending} AND ${v}.kind = 'retry' THEN ${v}.next_at ELSE ${s}.next_attempt_at END,
-      CASE WHEN ${pending} AND ${v}.kind = 'retry'
-        THEN coalesce(${s}.first_attempt_at, ${now}) ELSE ${s}.first_attempt_at END,
-      CASE WHEN ${pending} AND (${v}.ends_as IS NOT NULL OR ${completes})
-        THEN ${now} ELSE ${s}.updated_at END,
-      ${s}.every`;
-  };
-  return sql`
-    ev AS MATERIALIZED (
+  return sql`ev AS MATERIALIZED (
       SELECT e.message_id, e.seq, e.n, e.last, e.kind, e.next_at,
         CASE WHEN e.kind IN ('accepted', 'retry', 'final') THEN 1 ELSE 0 END AS attempt,
         CASE WHEN e.kind = 'accepted' THEN ${bit} ELSE 0 END AS accepts,
@@ -192,43 +274,73 @@ export function foldCtes(
           WHEN e.kind = 'final' OR (e.kind = 'receipt' AND e.status <> 'success') THEN e.status
           WHEN e.kind = 'timeout' THEN 'timeout'
         END AS ends_as,
-        CASE WHEN e.kind = 'timeout' THEN ${NO_RECEIPT} ELSE e.error END AS event_error
+        CASE WHEN e.kind = 'timeout' THEN ${NO_RECEIPT} ELSE e.error END AS event_error,
+        ${everyPart} AS every, 'pending' AS pending
       FROM (${events}) AS e
-    ), start AS (
-      SELECT r.message_id, r.seq, CAST(r.status AS TEXT) AS status,
-        CAST(r.error AS TEXT) AS error, r.attempts, r.parts_accepted, r.parts_delivered,
-        r.next_attempt_at, r.first_attempt_at, r.updated_at, ${everyPart} AS every,
-        k.n, k.last, k.kind, k.next_at, k.attempt, k.accepts, k.delivers, k.ends_as,
-        k.event_error
-      FROM ev k
-      JOIN recipients r ON r.message_id = k.message_id AND r.seq = k.seq
-      JOIN messages m ON m.id = r.message_id
-      WHERE k.n = 1
-      ${lock ? sql`ORDER BY r.message_id, r.seq FOR UPDATE OF r` : sql``}
-    ), fold (message_id, seq, n, last, status, error, attempts, parts_accepted, parts_delivered,
-        next_attempt_at, first_attempt_at, updated_at, every) AS (
-      SELECT ${step('s', 's')} FROM start s WHERE s.status = 'pending'
-      UNION ALL
-      SELECT ${step('f', 'e')}
-      FROM fold f JOIN ev e ON e.message_id = f.message_id AND e.seq = f.seq AND e.n = f.n + 1
-    ), folded AS (
-      SELECT * FROM fold WHERE last = 1
+      JOIN messages m ON m.id = e.message_id
     )`;
 }
 
 /**
- * Writes `folded` to the recipients' rows, returning each row's key and new status (PostgreSQL,
- * in the batch's statement; SQLite's planner would scan every recipient for it, so SQLite reads
- * `folded` and writes each row by its key: `selectFolded`).
+ * One step of the fold, the rules of `foldCtes`: each column of `STATE` of the state `s` (a row
+ * with those columns) after the event `v` (a row of `ev`), `every` being every part of its
+ * message. A step on a final state keeps it as it is.
  */
-export const writeFolded = sql`
-  UPDATE recipients SET status = f.status, error = f.error, attempts = f.attempts,
-    parts_accepted = f.parts_accepted, parts_delivered = f.parts_delivered,
-    next_attempt_at = f.next_attempt_at, first_attempt_at = f.first_attempt_at,
-    updated_at = f.updated_at
-  FROM folded f
-  WHERE recipients.message_id = f.message_id AND recipients.seq = f.seq
-  RETURNING recipients.message_id, recipients.status`;
+function stepExpressions(
+  f: string,
+  e: string,
+  every: RawBuilder<unknown>,
+  nowMs: unknown,
+): [(typeof STATE)[number], RawBuilder<unknown>][] {
+  const [s, v] = [sql.raw(f), sql.raw(e)];
+  const now = sql`CAST(${nowMs} AS BIGINT)`;
+  const pending = sql`${s}.status = 'pending'`;
+  // The event delivers the recipient's last undelivered part.
+  const completes = sql`(${v}.delivers <> 0 AND (${s}.parts_delivered | ${v}.delivers) = ${every})`;
+  return [
+    [
+      'status',
+      sql`CASE
+        WHEN NOT ${pending} THEN ${s}.status
+        WHEN ${v}.ends_as IS NOT NULL THEN ${v}.ends_as
+        WHEN ${completes} THEN 'success'
+        ELSE ${s}.status
+      END`,
+    ],
+    [
+      'error',
+      sql`CASE
+        WHEN NOT ${pending} THEN ${s}.error
+        WHEN ${v}.ends_as IS NOT NULL OR ${v}.kind = 'retry' THEN ${v}.event_error
+        WHEN ${completes} THEN NULL
+        ELSE ${s}.error
+      END`,
+    ],
+    ['attempts', sql`${s}.attempts + CASE WHEN ${pending} THEN ${v}.attempt ELSE 0 END`],
+    [
+      'parts_accepted',
+      sql`CASE WHEN ${pending} THEN ${s}.parts_accepted | ${v}.accepts ELSE ${s}.parts_accepted END`,
+    ],
+    [
+      'parts_delivered',
+      sql`CASE WHEN ${pending} THEN ${s}.parts_delivered | ${v}.delivers ELSE ${s}.parts_delivered END`,
+    ],
+    [
+      'next_attempt_at',
+      sql`CASE WHEN ${pending} AND ${v}.kind = 'retry' THEN ${v}.next_at ELSE ${s}.next_attempt_at END`,
+    ],
+    [
+      'first_attempt_at',
+      sql`CASE WHEN ${pending} AND ${v}.kind = 'retry'
+        THEN coalesce(${s}.first_attempt_at, ${now}) ELSE ${s}.first_attempt_at END`,
+    ],
+    [
+      'updated_at',
+      sql`CASE WHEN ${pending} AND (${v}.ends_as IS NOT NULL OR ${completes})
+        THEN ${now} ELSE ${s}.updated_at END`,
+    ],
+  ];
+}
 
 /** The rows of `folded`, masks as text (so that no driver rounds them through a double). */
 export const selectFolded = sql`

@@ -11,6 +11,7 @@ import {
   eventsFromJson,
   foldCtes,
   FoldEvents,
+  foldWriteCtes,
   selectFolded,
   type FoldedRow,
 } from '../../src/storage/delivery-fold.js';
@@ -26,10 +27,27 @@ import { createHarness, type Harness } from '../support/harness.js';
  * The one delivery fold (ADR 0045): the SQL both engines run (src/storage/delivery-fold.ts),
  * checked on each engine against the rules written as a plain function
  * (test/support/delivery-fold-model.ts). Every case folds events into one recipient's row as it
- * is stored, by the statement the stores run, without writing: the row the SQL folds to must be
- * the model's state, and no row at all when the model changes nothing.
+ * is stored, by the fold both engines run (without writing) and, on PostgreSQL, by the writes of
+ * its batch statements (with the recursion, and without it for a single event): the row must be
+ * the model's state, and no row at all must be written when the model changes nothing.
  */
 const NOW = 1_000_000;
+
+/** A recipient's state as a statement returns it, masks as text. */
+type StoredState = Omit<FoldedRow, 'message_id' | 'seq'>;
+
+function stateOf(row: StoredState): RecipientDeliveryState {
+  return {
+    status: row.status,
+    error: row.error,
+    attempts: Number(row.attempts),
+    partsAccepted: BigInt(row.parts_accepted),
+    partsDelivered: BigInt(row.parts_delivered),
+    nextAttemptAt: Number(row.next_attempt_at),
+    firstAttemptAt: row.first_attempt_at === null ? null : Number(row.first_attempt_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
 
 const fresh: RecipientDeliveryState = {
   status: 'pending',
@@ -123,12 +141,8 @@ for (const engine of testEngines()) {
     });
     after(() => h.close());
 
-    /** The row the SQL folds `events` into from `start`, or null when it writes none. */
-    async function sqlFold(
-      start: RecipientDeliveryState,
-      parts: number,
-      events: readonly DeliveryEvent[],
-    ): Promise<RecipientDeliveryState | null> {
+    /** Stores `start` as the recipient's row, its message having `parts`. */
+    async function store(start: RecipientDeliveryState, parts: number): Promise<void> {
       const db = h.db.database.db;
       await sql`UPDATE messages SET parts = ${parts} WHERE id = ${messageId}`.execute(db);
       await sql`UPDATE recipients SET status = ${start.status}, error = ${start.error},
@@ -138,34 +152,72 @@ for (const engine of testEngines()) {
           next_attempt_at = ${start.nextAttemptAt}, first_attempt_at = ${start.firstAttemptAt},
           updated_at = ${start.updatedAt}
         WHERE message_id = ${messageId} AND seq = ${seq}`.execute(db);
+    }
+
+    function foldEvents(events: readonly DeliveryEvent[]): FoldEvents {
       const folds = new FoldEvents();
       for (const e of events) folds.add(messageId, seq, e);
+      return folds;
+    }
+
+    /** The row the SQL folds `events` into from `start`, or null when it writes none. */
+    async function sqlFold(
+      start: RecipientDeliveryState,
+      parts: number,
+      events: readonly DeliveryEvent[],
+    ): Promise<RecipientDeliveryState | null> {
+      await store(start, parts);
+      const folds = foldEvents(events);
       const source =
         engine.name === 'sqlite'
           ? eventsFromJson(folds.json())
           : eventsFromArrays(eventArrays(folds));
       const { rows } = await sql<FoldedRow>`WITH RECURSIVE ${foldCtes(source, NOW, {
         lock: false,
-      })} ${selectFolded}`.execute(db);
+      })} ${selectFolded}`.execute(h.db.database.db);
       assert.ok(rows.length <= 1);
-      const row = rows[0];
-      if (!row) return null;
-      return {
-        status: row.status,
-        error: row.error,
-        attempts: Number(row.attempts),
-        partsAccepted: BigInt(row.parts_accepted),
-        partsDelivered: BigInt(row.parts_delivered),
-        nextAttemptAt: Number(row.next_attempt_at),
-        firstAttemptAt: row.first_attempt_at === null ? null : Number(row.first_attempt_at),
-        updatedAt: Number(row.updated_at),
-      };
+      return rows[0] ? stateOf(rows[0]) : null;
+    }
+
+    /**
+     * The row as PostgreSQL's batch statements write it (`foldWriteCtes`, with the recursion or,
+     * for one event, without), or null when they write none.
+     */
+    async function sqlWrite(
+      start: RecipientDeliveryState,
+      parts: number,
+      events: readonly DeliveryEvent[],
+      { several }: { several: boolean },
+    ): Promise<RecipientDeliveryState | null> {
+      await store(start, parts);
+      const db = h.db.database.db;
+      const written = await sql<{ n: number }>`WITH RECURSIVE ${foldWriteCtes(
+        eventsFromArrays(eventArrays(foldEvents(events))),
+        NOW,
+        { several },
+      )} SELECT count(*) AS n FROM upd`.execute(db);
+      const n = Number(written.rows[0]!.n);
+      assert.ok(n <= 1);
+      if (n === 0) return null;
+      const { rows } =
+        await sql<StoredState>`SELECT status, error, attempts, CAST(parts_accepted AS TEXT) AS parts_accepted,
+          CAST(parts_delivered AS TEXT) AS parts_delivered, next_attempt_at, first_attempt_at,
+          updated_at
+        FROM recipients WHERE message_id = ${messageId} AND seq = ${seq}`.execute(db);
+      return stateOf(rows[0]!);
     }
 
     /** Folds by the SQL and by the model, asserts they agree, and returns the model's result. */
     async function fold(events: DeliveryEvent[], parts = 1, start = fresh): Promise<FoldResult> {
       const model = foldDelivery(start, parts, events, NOW);
-      assert.deepEqual(await sqlFold(start, parts, events), model.changed ? model.state : null);
+      const expected = model.changed ? model.state : null;
+      assert.deepEqual(await sqlFold(start, parts, events), expected);
+      if (engine.name === 'postgres') {
+        assert.deepEqual(await sqlWrite(start, parts, events, { several: true }), expected);
+        if (events.length === 1) {
+          assert.deepEqual(await sqlWrite(start, parts, events, { several: false }), expected);
+        }
+      }
       return model;
     }
 

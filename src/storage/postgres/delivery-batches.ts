@@ -21,9 +21,8 @@ import {
 import {
   eventArrays,
   eventsFromArrays,
-  foldCtes,
   FoldEvents,
-  writeFolded,
+  foldWriteCtes,
   type EventArrays,
 } from '../delivery-fold.js';
 import type { Tables } from '../schema.js';
@@ -58,10 +57,10 @@ export function batchStatements(db: Kysely<Tables>) {
     ),
     // Everything a batch changes, in ONE statement each (data-modifying CTEs): atomic, and one
     // round trip. Each kind of batch has a statement of only the parts it writes.
-    outcomes: writeStatement(db, { submissions: 'insert' }),
-    receipts: writeStatement(db, { submissions: 'delete', orphans: 'insert' }),
-    orphansMatched: writeStatement(db, { submissions: 'delete', orphans: 'delete' }),
-    timeouts: writeStatement(db, { submissions: 'delete' }),
+    outcomes: writeStatements(db, { submissions: 'insert' }),
+    receipts: writeStatements(db, { submissions: 'delete', orphans: 'insert' }),
+    orphansMatched: writeStatements(db, { submissions: 'delete', orphans: 'delete' }),
+    timeouts: writeStatements(db, { submissions: 'delete' }),
     receiptsAtOnce: receiptsAtOnceStatement(db),
   };
 }
@@ -102,7 +101,7 @@ function receiptsAtOnceStatement(db: Kysely<Tables>) {
           DELETE FROM submissions s USING chosen c
           WHERE s.carrier = c.carrier AND s.smsc_id = c.smsc_id
           RETURNING c.idx, s.message_id, s.seq, s.part, s.submitted_at
-        ), ${foldCtes(
+        ), ${foldWriteCtes(
           // One sort serves both windows: the count needs no order.
           sql`SELECT d.message_id, d.seq,
               row_number() OVER (PARTITION BY d.message_id, d.seq ORDER BY d.idx) AS n,
@@ -111,9 +110,9 @@ function receiptsAtOnceStatement(db: Kysely<Tables>) {
               'receipt' AS kind, d.part, r.outcome AS status, r.error, CAST(NULL AS BIGINT) AS next_at
             FROM del d JOIN receipt r ON r.idx = d.idx`,
           p.nowMs,
-          { lock: true },
-        )}, upd AS (${writeFolded}
-        ), ${countMoves}, orphaned AS (
+          // Which receipts name one recipient is known only once they are matched.
+          { several: true },
+        )}, ${countMoves}, orphaned AS (
           INSERT INTO orphan_receipts (carrier, smsc_id, outcome, error, received_at)
           SELECT r.carrier, r.smsc_id, r.outcome, r.error, ${p.nowMs}::bigint FROM receipt r
           WHERE NOT EXISTS (SELECT 1 FROM del d WHERE d.idx = r.idx)
@@ -219,9 +218,21 @@ interface WriteValues extends EventArrays {
  * counters moved, then what the batch does to submissions and orphan receipts. Returns how many
  * recipients it timed out (the sweep's figure).
  */
+function writeStatements(
+  db: Kysely<Tables>,
+  parts: { submissions: 'insert' | 'delete'; orphans?: 'insert' | 'delete' },
+) {
+  return {
+    /** For a batch that gives no recipient more than one event (`FoldEvents.oneEach`). */
+    oneEach: writeStatement(db, parts, { several: false }),
+    any: writeStatement(db, parts, { several: true }),
+  };
+}
+
 function writeStatement(
   db: Kysely<Tables>,
   parts: { submissions: 'insert' | 'delete'; orphans?: 'insert' | 'delete' },
+  { several }: { several: boolean },
 ) {
   return statement((p: WriteValues) => {
     const submissions =
@@ -262,8 +273,8 @@ function writeStatement(
         )`
           : sql``;
     return sql<{ timed_out: number }>`
-        WITH RECURSIVE ${foldCtes(eventsFromArrays(p), p.nowMs, { lock: true })}, upd AS (${writeFolded}
-        ), ${countMoves}${submissions}${orphans}
+        WITH RECURSIVE ${foldWriteCtes(eventsFromArrays(p), p.nowMs, { several })},
+        ${countMoves}${submissions}${orphans}
         SELECT coalesce(sum(n), 0) AS timed_out FROM moved WHERE status = 'timeout'`.compile(db);
   });
 }
@@ -332,7 +343,8 @@ export interface BatchWrites {
 }
 
 /**
- * Writes a batch in ONE statement (`write`: the one of its kind): atomic, and one round trip.
+ * Writes a batch in ONE statement (of `write`, its kind's, the one for its events): atomic, and
+ * one round trip.
  * Returns how many recipients it timed out.
  */
 export async function writeBatch(
@@ -352,7 +364,7 @@ export async function writeBatch(
   const deletedOrphans = writes.deleteOrphans ?? [];
   if (events.size + accepted.length + deleted.length + orphans.length + deletedOrphans.length === 0)
     return 0;
-  const [result] = await run(write, {
+  const [result] = await run(events.oneEach ? write.oneEach : write.any, {
     nowMs,
     ...eventArrays(events),
     subCarriers: accepted.map((o) => o.carrier),
