@@ -95,7 +95,10 @@ function receiptsAtOnceStatement(db: Kysely<Tables>) {
           SELECT DISTINCT ON (f.idx) f.idx, f.carrier, f.smsc_id
           FROM unnest(${p.formIdx}::bigint[], ${p.formRanks}::int[], ${p.formCarriers}::text[],
             ${p.formSmscIds}::text[]) AS f(idx, rank, carrier, smsc_id)
-          JOIN submissions s ON s.carrier = f.carrier AND s.smsc_id = f.smsc_id
+          CROSS JOIN LATERAL (
+            SELECT 1 FROM submissions s WHERE s.carrier = f.carrier AND s.smsc_id = f.smsc_id
+            LIMIT 1
+          ) AS stored
           ORDER BY f.idx, f.rank
         ), del AS (
           DELETE FROM submissions s USING chosen c
