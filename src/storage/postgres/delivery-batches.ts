@@ -69,10 +69,13 @@ export function batchStatements(db: Kysely<Tables>) {
  * A receipt batch in ONE statement, when no two of its receipts name a common submission in any
  * of their id's forms (`applyReceiptsAtOnce`): each receipt takes its first form that names a
  * stored submission, which is what taking receipts in batch order gives when none can take
- * another's. The submissions are deleted first and only the receipts whose submission this
- * statement deleted are folded in, so a receipt another dispatcher matched meanwhile becomes an
- * orphan, as it would on the locked path. Returns each matched receipt's place in the batch and
- * its part's acceptance time.
+ * another's. Receipts whose submissions are of one recipient (the parts of a message) are left
+ * as they are and returned (`submitted_at` null), to be matched on the locked path, where the
+ * recursion of the fold applies them in batch order; every other recipient takes one step. The
+ * submissions are deleted first and only the receipts whose submission this statement deleted
+ * are folded in, so a receipt another dispatcher matched meanwhile becomes an orphan, as it
+ * would on the locked path. Returns each matched receipt's place in the batch and its part's
+ * acceptance time.
  */
 function receiptsAtOnceStatement(db: Kysely<Tables>) {
   return statement(
@@ -87,56 +90,62 @@ function receiptsAtOnceStatement(db: Kysely<Tables>) {
       outcomes: Texts;
       errors: Texts;
     }) =>
-      sql<{ idx: number; submitted_at: number }>`
+      // Each form is looked up by the primary key (LIMIT keeps the lookup apart): joined whole,
+      // the planner hashed a scan of the table, small but churned, at every batch.
+      sql<{ idx: number; submitted_at: number | null }>`
         WITH RECURSIVE receipt AS (
           SELECT * FROM unnest(${p.carriers}::text[], ${p.smscIds}::text[], ${p.outcomes}::text[],
             ${p.errors}::text[]) WITH ORDINALITY AS r(carrier, smsc_id, outcome, error, idx)
         ), chosen AS (
-          SELECT DISTINCT ON (f.idx) f.idx, f.carrier, f.smsc_id
+          SELECT DISTINCT ON (f.idx) f.idx, f.carrier, f.smsc_id, stored.message_id, stored.seq
           FROM unnest(${p.formIdx}::bigint[], ${p.formRanks}::int[], ${p.formCarriers}::text[],
             ${p.formSmscIds}::text[]) AS f(idx, rank, carrier, smsc_id)
           CROSS JOIN LATERAL (
-            SELECT 1 FROM submissions s WHERE s.carrier = f.carrier AND s.smsc_id = f.smsc_id
+            SELECT s.message_id, s.seq FROM submissions s
+            WHERE s.carrier = f.carrier AND s.smsc_id = f.smsc_id
             LIMIT 1
           ) AS stored
           ORDER BY f.idx, f.rank
+        ), shared AS (
+          SELECT DISTINCT c.idx FROM chosen c
+          JOIN chosen o ON o.message_id = c.message_id AND o.seq = c.seq AND o.idx <> c.idx
         ), del AS (
           DELETE FROM submissions s USING chosen c
-          WHERE s.carrier = c.carrier AND s.smsc_id = c.smsc_id
+          WHERE s.carrier = c.carrier AND s.smsc_id = c.smsc_id AND NOT EXISTS (SELECT 1 FROM shared WHERE shared.idx = c.idx)
           RETURNING c.idx, s.message_id, s.seq, s.part, s.submitted_at
         ), ${foldWriteCtes(
-          // One sort serves both windows: the count needs no order.
-          sql`SELECT d.message_id, d.seq,
-              row_number() OVER (PARTITION BY d.message_id, d.seq ORDER BY d.idx) AS n,
-              CASE WHEN row_number() OVER (PARTITION BY d.message_id, d.seq ORDER BY d.idx)
-                = count(*) OVER (PARTITION BY d.message_id, d.seq) THEN 1 ELSE 0 END AS last,
-              'receipt' AS kind, d.part, r.outcome AS status, r.error, CAST(NULL AS BIGINT) AS next_at
+          sql`SELECT d.message_id, d.seq, 1 AS n, 1 AS last, 'receipt' AS kind, d.part,
+              r.outcome AS status, r.error, CAST(NULL AS BIGINT) AS next_at
             FROM del d JOIN receipt r ON r.idx = d.idx`,
           p.nowMs,
-          // Which receipts name one recipient is known only once they are matched.
-          { several: true },
+          { several: false },
         )}, ${countMoves}, orphaned AS (
           INSERT INTO orphan_receipts (carrier, smsc_id, outcome, error, received_at)
           SELECT r.carrier, r.smsc_id, r.outcome, r.error, ${p.nowMs}::bigint FROM receipt r
           WHERE NOT EXISTS (SELECT 1 FROM del d WHERE d.idx = r.idx)
+            AND NOT EXISTS (SELECT 1 FROM shared WHERE shared.idx = r.idx)
           ON CONFLICT (carrier, smsc_id) DO UPDATE SET outcome = excluded.outcome,
             error = excluded.error, received_at = excluded.received_at
         )
-        SELECT idx, submitted_at FROM del`.compile(db),
+        SELECT idx, submitted_at FROM del
+        UNION ALL
+        SELECT idx, NULL FROM shared`.compile(db),
   );
 }
 
 /**
  * Applies final receipts in one statement (`receiptsAtOnce`) unless two of them name a common
  * submission in any form (a repeated receipt, or one id's hex and decimal twins): then it
- * returns null and the caller matches them in batch order on the locked path.
+ * returns null and the caller matches them all in batch order on the locked path. Otherwise it
+ * returns the receipts applied and those left to the locked path (`rest`: receipts for several
+ * parts of one recipient).
  */
 export async function applyReceiptsAtOnce(
   run: RunStatement,
   st: BatchStatements,
   receipts: readonly ReceiptReport[],
   nowMs: number,
-): Promise<AppliedReceipt[] | null> {
+): Promise<{ applied: AppliedReceipt[]; rest: ReceiptReport[] } | null> {
   const finals = receipts.filter((r) => r.outcome !== null);
   const formIdx: number[] = [];
   const formRanks: number[] = [];
@@ -159,7 +168,9 @@ export async function applyReceiptsAtOnce(
       formSmscIds.push(form);
     }
   }
-  if (finals.length === 0) return [];
+  const applied: AppliedReceipt[] = [];
+  const rest: ReceiptReport[] = [];
+  if (finals.length === 0) return { applied, rest };
   const rows = await run(st.receiptsAtOnce, {
     nowMs,
     formIdx,
@@ -171,14 +182,21 @@ export async function applyReceiptsAtOnce(
     outcomes: finals.map((r) => r.outcome),
     errors: finals.map((r) => r.error),
   });
-  return rows.map((row) => {
+  const left: number[] = [];
+  for (const row of rows) {
     const receipt = finals[Number(row.idx) - 1]!;
-    return {
-      carrier: receipt.carrier,
-      outcome: receipt.outcome!,
-      latencyMs: nowMs - Number(row.submitted_at),
-    };
-  });
+    if (row.submitted_at === null) left.push(Number(row.idx));
+    else {
+      applied.push({
+        carrier: receipt.carrier,
+        outcome: receipt.outcome!,
+        latencyMs: nowMs - Number(row.submitted_at),
+      });
+    }
+  }
+  // In batch order, as the locked path takes them.
+  for (const idx of left.sort((a, b) => a - b)) rest.push(finals[idx - 1]!);
+  return { applied, rest };
 }
 
 /**

@@ -57,14 +57,16 @@ export function postgresDeliveryStore(pool: pg.Pool, db: Kysely<Tables>): Delive
     releaseChunk: (owner, key, nowMs) =>
       transaction(pool, (client) => chunks.release(pgRun(client), owner, key, nowMs)),
 
-    // One statement when no two receipts name one submission; else matched in batch order
-    // with the submissions read and locked first.
-    applyReceipts: async (receipts, nowMs) =>
-      (await applyReceiptsAtOnce(poolRun(pool), st, receipts, nowMs)) ??
-      transaction(pool, async (client) => {
+    // One statement when no two receipts name one submission; else, and for receipts of
+    // several parts of one recipient, matched in batch order with the submissions read and
+    // locked first.
+    applyReceipts: async (receipts, nowMs) => {
+      const atOnce = await applyReceiptsAtOnce(poolRun(pool), st, receipts, nowMs);
+      if (atOnce?.rest.length === 0) return atOnce.applied;
+      const locked = await transaction(pool, async (client) => {
         const run = pgRun(client);
         const events = new FoldEvents();
-        const { matched, unmatched } = await matchLocked(run, st, receipts, events);
+        const { matched, unmatched } = await matchLocked(run, st, atOnce?.rest ?? receipts, events);
         await writeBatch(
           run,
           st.receipts,
@@ -72,7 +74,9 @@ export function postgresDeliveryStore(pool: pg.Pool, db: Kysely<Tables>): Delive
           nowMs,
         );
         return appliedReceipts(matched, nowMs);
-      }),
+      });
+      return atOnce ? [...atOnce.applied, ...locked] : locked;
+    },
 
     queueDepth: () => chunks.queueDepth(poolRun(pool)),
 
