@@ -23,15 +23,18 @@ export class FoldEvents {
   readonly statuses: (string | null)[] = [];
   readonly errors: (string | null)[] = [];
   readonly nextAts: (number | null)[] = [];
-  /** Each recipient's last event so far, by index. */
-  readonly #last = new Map<string, number>();
+  /** Each recipient's last event so far, by index, by message and seq. */
+  readonly #last = new Map<number, Map<number, number>>();
+  #recipients = 0;
 
   add(messageId: number, seq: number, event: DeliveryEvent): void {
-    const key = `${messageId}:${seq}`;
-    const before = this.#last.get(key);
+    let bySeq = this.#last.get(messageId);
+    if (!bySeq) this.#last.set(messageId, (bySeq = new Map()));
+    const before = bySeq.get(seq);
     const index = this.messageIds.length;
-    this.#last.set(key, index);
-    if (before !== undefined) this.lasts[before] = false;
+    bySeq.set(seq, index);
+    if (before === undefined) this.#recipients++;
+    else this.lasts[before] = false;
     this.messageIds.push(messageId);
     this.seqs.push(seq);
     this.ns.push(before === undefined ? 1 : this.ns[before]! + 1);
@@ -51,7 +54,7 @@ export class FoldEvents {
 
   /** No recipient has more than one event. */
   get oneEach(): boolean {
-    return this.#last.size === this.messageIds.length;
+    return this.#recipients === this.messageIds.length;
   }
 
   /**
@@ -108,9 +111,24 @@ export interface EventArrays {
  */
 export function eventArrays(events: FoldEvents): EventArrays {
   const { messageIds, seqs, ns } = events;
-  const order = Array.from({ length: events.size }, (_, i) => i).sort(
-    (a, b) => messageIds[a]! - messageIds[b]! || seqs[a]! - seqs[b]! || ns[a]! - ns[b]!,
-  );
+  const before = (a: number, b: number) =>
+    messageIds[a]! - messageIds[b]! || seqs[a]! - seqs[b]! || ns[a]! - ns[b]!;
+  let sorted = true;
+  for (let i = 1; sorted && i < events.size; i++) sorted = before(i - 1, i) <= 0;
+  if (sorted) {
+    return {
+      evMessageIds: messageIds,
+      evSeqs: seqs,
+      evNs: ns,
+      evLasts: events.lasts.map(Number),
+      evKinds: events.kinds,
+      evParts: events.parts,
+      evStatuses: events.statuses,
+      evErrors: events.errors,
+      evNextAts: events.nextAts,
+    };
+  }
+  const order = Array.from({ length: events.size }, (_, i) => i).sort(before);
   const pick = <T>(column: readonly T[]) => order.map((i) => column[i] as T);
   return {
     evMessageIds: pick(events.messageIds),

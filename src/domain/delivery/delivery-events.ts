@@ -1,10 +1,13 @@
-import type { DeliveryStatus, PartOutcome, ReceiptReport } from './delivery-store.js';
+import type { DeliveryStatus, ReceiptReport } from './delivery-store.js';
 
 // What happens to a recipient in delivery, as events, and how receipts find their submissions.
 // The rules that fold a recipient's events into its row are written once, in SQL that both
 // engines run (storage/delivery-fold.ts, ADR 0045).
 
-/** One thing that happened to one recipient, as a submit outcome, a matched receipt or a sweep. */
+/**
+ * One thing that happened to one recipient, as a submit outcome, a matched receipt or a sweep. A
+ * submit outcome (`PartOutcome`) is its own event.
+ */
 export type DeliveryEvent =
   | { readonly kind: 'accepted'; readonly part: number }
   | { readonly kind: 'retry'; readonly nextAttemptAt: number; readonly error: string }
@@ -23,18 +26,6 @@ export type DeliveryEvent =
 
 /** The error a recipient keeps when no receipt came within its carrier's window. */
 export const NO_RECEIPT = 'no receipt';
-
-/** A submit outcome as the event it is for its recipient. */
-export function outcomeEvent(outcome: PartOutcome): DeliveryEvent {
-  switch (outcome.kind) {
-    case 'accepted':
-      return { kind: 'accepted', part: outcome.part };
-    case 'retry':
-      return { kind: 'retry', nextAttemptAt: outcome.nextAttemptAt, error: outcome.error };
-    case 'final':
-      return { kind: 'final', status: outcome.status, error: outcome.error };
-  }
-}
 
 /** Where an accepted part's receipt is looked for: the stored submission of its SMSC id. */
 export interface Submission {

@@ -201,11 +201,21 @@ export interface ChunkKey {
 export function smscIdForms(id: string): string[] {
   const given = normaliseSmscId(id);
   const forms = [given];
-  if (/^[0-9]+$/.test(given) && given.length <= 20) forms.push(BigInt(given).toString(16));
-  if (/^[0-9a-f]+$/.test(given) && given.length <= 16)
-    forms.push(BigInt(`0x${given}`).toString(10));
-  return [...new Set(forms)];
+  // Up to 15 decimal or 13 hex digits a double holds exactly, and is converted without BigInt.
+  if (DECIMAL.test(given) && given.length <= 20) {
+    const hex = given.length <= 15 ? Number(given).toString(16) : BigInt(given).toString(16);
+    if (hex !== given) forms.push(hex);
+  }
+  if (HEX.test(given) && given.length <= 16) {
+    const decimal =
+      given.length <= 13 ? parseInt(given, 16).toString(10) : BigInt(`0x${given}`).toString(10);
+    if (!forms.includes(decimal)) forms.push(decimal);
+  }
+  return forms;
 }
+
+const DECIMAL = /^[0-9]+$/;
+const HEX = /^[0-9a-f]+$/;
 
 /** The form a submission is stored under: lower case, leading zeros dropped. */
 export function normaliseSmscId(id: string): string {

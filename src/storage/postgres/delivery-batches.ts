@@ -151,6 +151,8 @@ export async function applyReceiptsAtOnce(
   const formRanks: number[] = [];
   const formCarriers: string[] = [];
   const formSmscIds: string[] = [];
+  /** Each receipt's id as submissions are stored under (its first form). */
+  const smscIds: string[] = [];
   /** The forms named so far, by carrier. */
   const named = new Map<string, Set<string>>();
   for (let i = 0; i < finals.length; i++) {
@@ -158,6 +160,7 @@ export async function applyReceiptsAtOnce(
     let forms = named.get(carrier);
     if (!forms) named.set(carrier, (forms = new Set()));
     const mine = smscIdForms(smscId);
+    smscIds.push(mine[0]!);
     for (let rank = 0; rank < mine.length; rank++) {
       const form = mine[rank]!;
       if (forms.has(form)) return null;
@@ -178,7 +181,7 @@ export async function applyReceiptsAtOnce(
     formCarriers,
     formSmscIds,
     carriers: finals.map((r) => r.carrier),
-    smscIds: finals.map((r) => normaliseSmscId(r.smscId)),
+    smscIds,
     outcomes: finals.map((r) => r.outcome),
     errors: finals.map((r) => r.error),
   });

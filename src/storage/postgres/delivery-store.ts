@@ -9,7 +9,6 @@ import {
   type DeliveryStore,
   type SweepPosition,
 } from '../../domain/delivery/delivery-store.js';
-import { outcomeEvent } from '../../domain/delivery/delivery-events.js';
 import { DeliveryChunks } from '../delivery-chunks.js';
 import { FoldEvents } from '../delivery-fold.js';
 import { appliedReceipts, orphanReport, sweepStatements } from '../delivery-sweep.js';
@@ -45,7 +44,8 @@ export function postgresDeliveryStore(pool: pg.Pool, db: Kysely<Tables>): Delive
     recordOutcomes: async (outcomes, nowMs) => {
       const events = new FoldEvents();
       for (const outcome of outcomes) {
-        events.add(outcome.messageId, outcome.seq, outcomeEvent(outcome));
+        // A submit outcome is its own event (`PartOutcome` is a `DeliveryEvent`).
+        events.add(outcome.messageId, outcome.seq, outcome);
       }
       const accepted = outcomes.filter((o): o is AcceptedOutcome => o.kind === 'accepted');
       await writeBatch(poolRun(pool), st.outcomes, { events, accepted }, nowMs);

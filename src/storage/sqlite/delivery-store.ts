@@ -16,7 +16,6 @@ import {
 import {
   lastPerKey,
   matchReceipts,
-  outcomeEvent,
   type Submission,
 } from '../../domain/delivery/delivery-events.js';
 import type { RecipientStatus } from '../../domain/statuses.js';
@@ -194,7 +193,8 @@ export function sqliteDeliveryStore(
         });
         exec(st.markAccepted, { messageId: outcome.messageId });
       }
-      events.add(outcome.messageId, outcome.seq, outcomeEvent(outcome));
+      // A submit outcome is its own event (`PartOutcome` is a `DeliveryEvent`).
+      events.add(outcome.messageId, outcome.seq, outcome);
     }
     writeFolds(events, nowMs, counts);
   }
