@@ -1,4 +1,4 @@
-// The console's CSV export of a message's recipients, at 2,000,000 rows, on one engine
+// The export of a message's recipients, at 2,000,000 rows, on one engine
 // (NOK_BENCH_ENGINE=sqlite|postgres):
 //
 //  1. a 2,000,000-number message is sent through POST /api/v2/sms/send (the one send path) and
@@ -6,7 +6,9 @@
 //  2. GET /console/api/messages/{uuid}/recipients.csv over real HTTP with an owner's session
 //     cookie, the client counting bytes and lines as they arrive (nothing kept): rows/s, the
 //     server's peak RSS (VmHWM, reset just before) and the client process's peak RSS;
-//  3. the same with `?status=blocked` (100 rows among 2,000,000): the filtered export.
+//  3. the same with `?status=blocked` (100 rows among 2,000,000): the filtered export;
+//  4. GET /api/v2/sms/{uuid}/recipients/export with the customer's API key, as CSV and as
+//     NDJSON (the same streaming use case, through /api/v2).
 //
 // Nok runs in a child process (support/nok-server.ts), so its RSS is its own. Run alone:
 //
@@ -71,14 +73,14 @@ interface Streamed {
 }
 
 /** Streams one GET, counting bytes and line ends as they come; samples this process's RSS. */
-function download(url: string, cookie: string): Promise<Streamed> {
+function download(url: string, headers: Record<string, string>): Promise<Streamed> {
   return new Promise((resolve, reject) => {
     const started = nowMs();
     let peak = process.memoryUsage.rss();
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage.rss());
     }, 20);
-    const request = http.get(url, { headers: { cookie } }, (response) => {
+    const request = http.get(url, { headers }, (response) => {
       let bytes = 0;
       let lines = 0;
       response.on('data', (chunk: Buffer) => {
@@ -137,26 +139,30 @@ async function main(): Promise<void> {
     );
     const cookie = await ownerSession(database.url, customer.accountId);
 
-    const exports: [string, string, number][] = [
-      ['all', '', total],
-      ['status=blocked', '?status=blocked', recipients.blocked],
+    const consoleCsv = `${server.url}/console/api/messages/${uuid}/recipients.csv`;
+    const apiExport = `${server.url}/api/v2/sms/${uuid}/recipients/export`;
+    const asOwner = { cookie };
+    const withKey = { 'x-api-key': customer.key };
+    /** Name, URL, headers, rows expected, lines before the rows (CSV's header). */
+    const exports: [string, string, Record<string, string>, number, number][] = [
+      ['all', consoleCsv, asOwner, total, 1],
+      ['status=blocked', `${consoleCsv}?status=blocked`, asOwner, recipients.blocked, 1],
+      ['api csv', apiExport, withKey, total, 1],
+      ['api ndjson', `${apiExport}?format=ndjson`, withKey, total, 0],
     ];
-    for (const [name, query, expected] of exports) {
+    for (const [name, url, headers, expected, headerLines] of exports) {
       server.resetPeakRss();
       const idleMb = server.rssBytes() / MB;
       const clientIdleMb = process.memoryUsage.rss() / MB;
-      const streamed = await download(
-        `${server.url}/console/api/messages/${uuid}/recipients.csv${query}`,
-        cookie,
-      );
+      const streamed = await download(url, headers);
       if (streamed.status !== 200) throw new Error(`export → ${streamed.status}`);
-      const rows = streamed.lines - 1;
+      const rows = streamed.lines - headerLines;
       if (rows !== expected) throw new Error(`export ${name}: ${rows} rows, expected ${expected}`);
       figure(
         `export ${name}: ${rows} rows`,
         streamed.seconds,
         's',
-        `${(streamed.bytes / MB).toFixed(1)} MB of CSV`,
+        `${(streamed.bytes / MB).toFixed(1)} MB`,
       );
       figure(`export ${name}: rows/s`, Math.round(rows / streamed.seconds), 'rows/s');
       figure(

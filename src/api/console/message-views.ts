@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getMessage, type MessageDetails } from '../../domain/messages/get-message.js';
 import type { Message } from '../../domain/messages/message-store.js';
@@ -17,7 +16,6 @@ import type {
   RecipientPage,
   StatusCounts,
 } from './contract/messages.js';
-import { RECIPIENT_CSV_COLUMNS } from './contract/messages.js';
 
 /*
  * What the customer's message routes and the admin's share: each reads through the same use
@@ -125,63 +123,4 @@ export async function recipientPage(
     nextCursor: page.nextCursor ?? q.after,
     hasMore: page.hasMore ?? false,
   };
-}
-
-/** Recipients per page of the export: big enough that per-page reads are noise. */
-const EXPORT_PAGE = 5_000;
-
-/**
- * Streams every recipient of a message (or of one status) as CSV. The rows are read a cursor
- * page at a time through the recipients use case, and a page is read only when the response
- * has taken the one before (`Readable.from` pulls the generator as the socket drains), so
- * memory stays one page deep whatever the size of the message. The message is checked (and
- * its refNo read) before the headers go, so a missing or foreign message is an ordinary error.
- */
-export async function sendRecipientsCsv(
-  store: Store,
-  compactLists: CompactListCache,
-  accountId: number,
-  uuid: string,
-  status: RecipientStatus | undefined,
-  reply: FastifyReply,
-): Promise<FastifyReply> {
-  const { message } = await getMessage(store, accountId, uuid);
-  async function* lines(): AsyncGenerator<string> {
-    yield `${RECIPIENT_CSV_COLUMNS.join(',')}\r\n`;
-    let after = 0;
-    for (;;) {
-      const page = await listRecipients(store, compactLists, accountId, uuid, {
-        after,
-        limit: EXPORT_PAGE,
-        status,
-      });
-      let chunk = '';
-      for (const r of page.items) {
-        const at = r.updatedAt === null ? '' : iso(r.updatedAt);
-        chunk += `${r.seq},${csvCell(r.msisdn)},${r.status},${at}\r\n`;
-      }
-      if (chunk) yield chunk;
-      if (!page.hasMore) return;
-      after = page.nextCursor!;
-    }
-  }
-  const name = `${message.refNo}-recipients${status ? `-${status}` : ''}.csv`.replace(
-    /[^\w.-]/g,
-    '_',
-  );
-  reply.header('content-type', 'text/csv; charset=utf-8');
-  reply.header('content-disposition', `attachment; filename="${name}"`);
-  reply.header('cache-control', 'private, no-store');
-  reply.header('x-content-type-options', 'nosniff');
-  return reply.send(Readable.from(lines(), { objectMode: false }));
-}
-
-/**
- * A number as a CSV cell. Valid numbers are digits; an invalid one is kept as the customer sent
- * it, so it is quoted when it holds a comma, quote or line break (RFC 4180), and a leading
- * `= + - @` or tab is prefixed with `'` so that a spreadsheet shows it rather than runs it.
- */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

@@ -269,6 +269,21 @@ export const recipientQuerySchema = queryObject({
   search: filterText(LIMITS.recipientSearchChars, 'Substring of the number').optional(),
 });
 
+/** How an export gives the recipients (`GET /sms/{uuid}/recipients/export`). */
+export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The CSV export's columns, in order: a recipients page's item's fields. */
+export const RECIPIENT_CSV_COLUMNS = ['seq', 'msisdn', 'status', 'updatedAt'] as const;
+
+export const recipientExportQuerySchema = queryObject({
+  format: z.enum(EXPORT_FORMATS).default('csv').meta({
+    description:
+      '`csv`: a header line, then one recipient a line (seq, msisdn, status, updatedAt; CRLF). `ndjson`: one recipient a line, as the items of a recipients page.',
+  }),
+  status: recipientStatusSchema.optional(),
+});
+
 export const recipientSchema = z.object({
   seq: z.number().int().meta({ description: 'Position in the message; the cursor of `after`.' }),
   msisdn: z.string(),

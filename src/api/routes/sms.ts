@@ -13,10 +13,12 @@ import {
   messageListQuerySchema,
   messageListSchema,
   messageSchema,
+  recipientExportQuerySchema,
   recipientPageSchema,
   recipientQuerySchema,
 } from '../contract/sms.js';
 import { PATH_ID_FORMATS } from '../path-ids.js';
+import { sendRecipientExport } from '../recipient-export.js';
 import { messagePage } from '../message-list.js';
 import {
   presentMessage,
@@ -141,5 +143,39 @@ export async function smsRoutes(api: FastifyInstance, deps: SmsRouteDeps): Promi
           : { nextCursor: page.nextCursor, hasMore: page.hasMore }),
       };
     },
+  );
+
+  app.get(
+    '/sms/:uuid/recipients/export',
+    {
+      config: { access: { scope: 'sms:read' } },
+      schema: {
+        summary: 'Every recipient of the message (or of one status), streamed as CSV or NDJSON',
+        description:
+          'The whole of what the recipients pages give, in one response streamed as it is read, for messages of any size: `format=csv` (the default) answers `text/csv` with a header line and one recipient a line (seq, msisdn, status, updatedAt; CRLF, a number that a spreadsheet would run as a formula prefixed with an apostrophe), `format=ndjson` answers `application/x-ndjson`, one recipient a line as the items of a recipients page. In `seq` order; `status` keeps one delivery status. The same key rules as the recipients pages. An error found before the first byte answers as any other (`{ error, code }`); one after it, such as the store failing, ends the response early, so a complete export is one whose last line ends with its line break and whose rows number what the message counts.',
+        tags: ['sms'],
+        params: uuidParamsSchema,
+        querystring: recipientExportQuerySchema,
+        response: {
+          200: {
+            description: 'The recipients, streamed',
+            content: {
+              'text/csv': { schema: z.string() },
+              'application/x-ndjson': { schema: z.string() },
+            },
+          },
+          ...errorResponses(400, 401, 403, 404, 429),
+        },
+      },
+    },
+    async (request, reply) =>
+      sendRecipientExport(
+        deps.store,
+        deps.compactLists,
+        request.caller.accountId,
+        request.params.uuid,
+        request.query,
+        reply,
+      ),
   );
 }

@@ -4,6 +4,7 @@ import { MESSAGE_STATUSES, RECIPIENT_STATUSES } from '../../../domain/statuses.j
 import { endpoints } from './endpoint.js';
 import { filterText, queryInteger, queryObject } from '../../contract/fields.js';
 import {
+  RECIPIENT_CSV_COLUMNS,
   messageListQuerySchema,
   messageStatusSchema,
   numberedPage,
@@ -111,9 +112,6 @@ export type RecipientPage = z.infer<typeof recipientPageSchema>;
 export const recipientExportQuerySchema = z.object({
   status: recipientStatusSchema.optional(),
 });
-
-/** The CSV's columns, in order. */
-export const RECIPIENT_CSV_COLUMNS = ['seq', 'msisdn', 'status', 'updatedAt'] as const;
 
 export const cancelledMessageSchema = z.object({
   uuid: z.string(),

@@ -1,13 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { sendRecipientExport } from '../../recipient-export.js';
 import { messageAccountId } from '../../../domain/messages/message-account.js';
 import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
-import {
-  consoleMessagePage,
-  messageDetail,
-  recipientPage,
-  sendRecipientsCsv,
-} from '../message-views.js';
+import { consoleMessagePage, messageDetail, recipientPage } from '../message-views.js';
 import { notModified } from './messages.js';
 
 const admin = { access: { role: 'admin' } } as const;
@@ -72,7 +68,14 @@ export const adminMessageRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, d
     async (request, reply) => {
       const { uuid } = request.params;
       const accountId = await messageAccountId(store, uuid);
-      return sendRecipientsCsv(store, compactLists, accountId, uuid, request.query.status, reply);
+      return sendRecipientExport(
+        store,
+        compactLists,
+        accountId,
+        uuid,
+        { status: request.query.status, format: 'csv' },
+        reply,
+      );
     },
   );
 };

@@ -1,15 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { sendRecipientExport } from '../../recipient-export.js';
 import { z } from 'zod';
 import { cancelMessage } from '../../../domain/messages/cancel-message.js';
 import type { ConsoleDeps } from '../console-deps.js';
 import { consoleRoute } from '../console-route.js';
 import { auditActor, consoleAccountId } from '../console-session.js';
-import {
-  consoleMessagePage,
-  messageDetail,
-  recipientPage,
-  sendRecipientsCsv,
-} from '../message-views.js';
+import { consoleMessagePage, messageDetail, recipientPage } from '../message-views.js';
 
 const member = { access: { role: 'member' } } as const;
 const tags = ['messages'];
@@ -79,12 +75,12 @@ export const messageRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, deps) 
       config: member,
     },
     async (request, reply) =>
-      sendRecipientsCsv(
+      sendRecipientExport(
         store,
         compactLists,
         consoleAccountId(request),
         request.params.uuid,
-        request.query.status,
+        { status: request.query.status, format: 'csv' },
         reply,
       ),
   );
