@@ -3,7 +3,9 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-artifacts/**'] },
+  {
+    ignores: ['dist/**', 'packages/*/dist/**', 'node_modules/**', 'data/**', 'test-artifacts/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -5,7 +5,7 @@ import {
   parseDate,
   parseDateTime,
 } from '../../domain/date-time.js';
-import { DomainError, type ErrorCode } from '../../domain/errors.js';
+import { DomainError, ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
 import { countCharacters, LIMITS } from '../../domain/limits.js';
 import { contentProblem } from '../../domain/messages/message-text.js';
 import type { TemplateVariables } from '../../domain/messages/render-template.js';
@@ -24,7 +24,9 @@ import { SENDER_NAME_PATTERN, senderNameProblem } from '../../domain/senders/sen
 /** Every error answer of both APIs: `{ error, code, requestId }`. */
 export const errorBodySchema = z.object({
   error: z.string().meta({ description: 'Human-readable message.' }),
-  code: z.string().meta({ description: 'Machine-readable code; Nok sends one on every error.' }),
+  code: z
+    .enum(ERROR_CODES)
+    .meta({ description: 'Machine-readable code; Nok sends one on every error.' }),
   requestId: z.string().meta({
     description:
       'The id of the request, as in its X-Request-Id response header and on every line Nok logged for it.',
