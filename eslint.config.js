@@ -31,8 +31,20 @@ export default tseslint.config(
       'test/**',
       'eslint.config.js',
       'web/vite.config.ts',
+      // The customer's command line reads its own settings (NOK_URL, NOK_API_KEY).
+      'packages/client/src/cli.ts',
     ],
     rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // The client is a package of its own: it imports nothing of the server.
+    files: ['packages/client/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../../*'], message: 'The client does not import the server.' }] },
+      ],
+    },
   },
   {
     files: ['scripts/**/*.mjs'],
