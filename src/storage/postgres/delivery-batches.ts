@@ -171,9 +171,7 @@ export async function applyReceiptsAtOnce(
       formSmscIds.push(form);
     }
   }
-  const applied: AppliedReceipt[] = [];
-  const rest: ReceiptReport[] = [];
-  if (finals.length === 0) return { applied, rest };
+  if (finals.length === 0) return { applied: [], rest: [] };
   const rows = await run(st.receiptsAtOnce, {
     nowMs,
     formIdx,
@@ -185,11 +183,12 @@ export async function applyReceiptsAtOnce(
     outcomes: finals.map((r) => r.outcome),
     errors: finals.map((r) => r.error),
   });
+  const applied: AppliedReceipt[] = [];
   const left: number[] = [];
   for (const row of rows) {
-    const receipt = finals[Number(row.idx) - 1]!;
     if (row.submitted_at === null) left.push(Number(row.idx));
     else {
+      const receipt = finals[Number(row.idx) - 1]!;
       applied.push({
         carrier: receipt.carrier,
         outcome: receipt.outcome!,
@@ -198,7 +197,7 @@ export async function applyReceiptsAtOnce(
     }
   }
   // In batch order, as the locked path takes them.
-  for (const idx of left.sort((a, b) => a - b)) rest.push(finals[idx - 1]!);
+  const rest = left.sort((a, b) => a - b).map((idx) => finals[idx - 1]!);
   return { applied, rest };
 }
 
