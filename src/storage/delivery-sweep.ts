@@ -1,7 +1,7 @@
 // What both delivery stores share besides the fold (delivery-fold.ts) and the chunk statements
 // (delivery-chunks.ts): the sweep's reads, an orphan receipt as a report, and matched receipts
 // as the metrics count them.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { AppliedReceipt, ReceiptReport } from '../domain/delivery/delivery-store.js';
 import type { MatchedReceipts } from '../domain/delivery/delivery-events.js';
 import type { Tables } from './schema.js';
@@ -43,42 +43,47 @@ type After = Pair & { at: number; batchSize: number };
  * another dispatcher's sweep holds.
  */
 export function sweepStatements(db: Kysely<Tables>, { lock }: { lock: boolean }) {
+  /** A batch of rows past `p` in the order (`at`, carrier, smsc_id), locked with `lock`. */
+  const pastPosition = <T extends 'orphan_receipts' | 'submissions', O>(
+    query: SelectQueryBuilder<Tables, T, O>,
+    at: 'received_at' | 'submitted_at',
+    p: After,
+  ) => {
+    const page = query
+      .where(
+        sql<boolean>`(${sql.ref(at)}, carrier, smsc_id) > (${p.at}, ${p.carrier}, ${p.smscId})`,
+      )
+      .orderBy(sql.ref(at))
+      .orderBy(sql.ref('carrier'))
+      .orderBy(sql.ref('smsc_id'))
+      .limit(p.batchSize);
+    return lock ? page.forUpdate().skipLocked() : page;
+  };
   return {
-    // Past a position in the sweep's order, so that rows left in place are not read again.
-    orphans: statement((p: After) => {
-      const query = db
-        .selectFrom('orphan_receipts')
-        .select(['carrier', 'smsc_id', 'outcome', 'error', 'received_at'])
-        .where(
-          (eb) =>
-            sql<boolean>`(${eb.ref('received_at')}, ${eb.ref('carrier')}, ${eb.ref('smsc_id')}) > (${p.at}, ${p.carrier}, ${p.smscId})`,
-        )
-        .orderBy('received_at')
-        .orderBy('carrier')
-        .orderBy('smsc_id')
-        .limit(p.batchSize);
-      return lock ? query.forUpdate().skipLocked() : query;
-    }),
+    orphans: statement((p: After) =>
+      pastPosition(
+        db
+          .selectFrom('orphan_receipts')
+          .select(['carrier', 'smsc_id', 'outcome', 'error', 'received_at']),
+        'received_at',
+        p,
+      ),
+    ),
     deleteOrphan: statement((p: Pair) =>
       db
         .deleteFrom('orphan_receipts')
         .where('carrier', '=', p.carrier)
         .where('smsc_id', '=', p.smscId),
     ),
-    overdue: statement((p: After & { before: number }) => {
-      const query = db
-        .selectFrom('submissions')
-        .select(['carrier', 'smsc_id', 'message_id', 'seq', 'part', 'submitted_at'])
-        .where('submitted_at', '<', p.before)
-        .where(
-          (eb) =>
-            sql<boolean>`(${eb.ref('submitted_at')}, ${eb.ref('carrier')}, ${eb.ref('smsc_id')}) > (${p.at}, ${p.carrier}, ${p.smscId})`,
-        )
-        .orderBy('submitted_at')
-        .orderBy('carrier')
-        .orderBy('smsc_id')
-        .limit(p.batchSize);
-      return lock ? query.forUpdate().skipLocked() : query;
-    }),
+    overdue: statement((p: After & { before: number }) =>
+      pastPosition(
+        db
+          .selectFrom('submissions')
+          .select(['carrier', 'smsc_id', 'message_id', 'seq', 'part', 'submitted_at'])
+          .where('submitted_at', '<', p.before),
+        'submitted_at',
+        p,
+      ),
+    ),
   };
 }
