@@ -13,6 +13,7 @@ import type { SenderRequestStore } from './senders/sender-request-store.js';
 import type { SenderStore } from './senders/sender-store.js';
 import type { TemplateStore } from './templates/template-store.js';
 import type { Transactor } from './transactor.js';
+import type { WebhookQueueStore } from './webhooks/webhook-store.js';
 import type { AttemptStore } from './users/attempt-store.js';
 import type { PeopleStore } from './users/people-store.js';
 import type { SessionStore } from './users/session-store.js';
@@ -47,6 +48,7 @@ export interface Store
     PeopleStore,
     AuditStore,
     DashboardStore,
+    WebhookQueueStore,
     Transactor<TransactionStore> {}
 
 /**

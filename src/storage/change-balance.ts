@@ -1,6 +1,7 @@
 import { sql, type Generated, type Transaction } from 'kysely';
 import type { BalanceChange } from '../domain/credits/ledger-store.js';
 import type { CreditLedgerColumns, Tables } from './schema.js';
+import { webhooksStore } from './webhooks-store.js';
 
 /**
  * The tables as the one writer of money sees them: `accounts.balance` updatable and
@@ -42,9 +43,19 @@ export async function changeBalance(
     .set({ balance: sql`balance + ${delta}` })
     .where('id', '=', accountId)
     .where('balance', '>=', Math.max(0, -delta))
-    .returning('balance')
+    .returning(['balance', 'low_balance_threshold'])
     .executeTakeFirst();
   if (!updated) return null;
+  const threshold = Number(updated.low_balance_threshold);
+  const after = Number(updated.balance);
+  // Crossing the account's threshold downwards, in the transaction of the debit that crossed it.
+  if (threshold > 0 && after < threshold && after - delta >= threshold) {
+    await webhooksStore(trx).addWebhookOutbox(
+      accountId,
+      { kind: 'balance.low', payload: { balance: after, threshold } },
+      nowMs,
+    );
+  }
   await money
     .insertInto('credit_ledger')
     .values({

@@ -4,6 +4,7 @@
 // with any number of dispatchers, picks a chunk or a message with `FOR UPDATE SKIP LOCKED` (two
 // dispatchers never lease the same chunk and never wait for each other to do so) and a release
 // locks its message row first; SQLite has one writer, so its picks need no row locks.
+import { outboxStatements } from './webhook-outbox.js';
 import { sql, type Kysely } from 'kysely';
 import type {
   ChunkKey,
@@ -24,10 +25,12 @@ export interface ChunkOptions {
 export class DeliveryChunks {
   readonly #lock: boolean;
   readonly #st: ReturnType<typeof chunkStatements>;
+  readonly #outbox: ReturnType<typeof outboxStatements>;
 
   constructor(db: Kysely<Tables>, options: ChunkOptions) {
     this.#lock = options.lock;
     this.#st = chunkStatements(db, options);
+    this.#outbox = outboxStatements(db);
   }
 
   /**
@@ -161,7 +164,15 @@ export class DeliveryChunks {
     const [finished] = await run(this.#st.finishMessage, { messageId, nowMs });
     if (!finished) return null;
     const status = finished.status === 'sent' ? 'sent' : 'failed';
-    return { messageId: Number(finished.id), accountId: Number(finished.account_id), status };
+    const accountId = Number(finished.account_id);
+    // Its last recipients may have become final before its last chunk was released: the
+    // webhook fan-out checks whether it is complete (webhook-outbox.ts).
+    await run(this.#outbox.finishedCheck, {
+      accountId,
+      payload: JSON.stringify({ messageId }),
+      nowMs,
+    });
+    return { messageId: Number(finished.id), accountId, status };
   }
 
   /** Recipients of pending messages not yet in a dispatch chunk. */

@@ -109,9 +109,9 @@ export function messagesStore(db: Db): MessagesStore {
         .set({ status: 'pending', updated_at: nowMs })
         .where('status', '=', 'scheduled')
         .where('scheduled_at', '<=', nowMs)
-        .returning('id')
+        .returning(['id', 'account_id'])
         .execute();
-      return rows.map((row) => row.id);
+      return rows.map((row) => ({ id: Number(row.id), accountId: Number(row.account_id) }));
     },
 
     // ON CONFLICT DO NOTHING: on PostgreSQL a concurrent claim of the same key waits for the

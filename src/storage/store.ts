@@ -13,6 +13,7 @@ import { senderRequestsStore } from './sender-requests-store.js';
 import { peopleStore } from './people-store.js';
 import { sessionsStore } from './sessions-store.js';
 import { usersStore } from './users-store.js';
+import { webhooksStore } from './webhooks-store.js';
 import type { Db, Tables } from './schema.js';
 
 /**
@@ -77,5 +78,6 @@ function queries(db: Db): Omit<Store, 'transaction'> {
     ...peopleStore(db),
     ...auditStore(db),
     ...dashboardStore(db),
+    ...webhooksStore(db),
   };
 }

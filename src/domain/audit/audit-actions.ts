@@ -57,6 +57,12 @@ export const AUDIT_ACTIONS = [
   'blocklist.add',
   'blocklist.import',
   'blocklist.remove',
+  'webhook.create',
+  'webhook.update',
+  'webhook.enable',
+  'webhook.disable',
+  'webhook.rotate-secret',
+  'webhook.delete',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

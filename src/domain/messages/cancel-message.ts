@@ -6,6 +6,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import { DomainError } from '../errors.js';
 import type { Message, MessageStore } from './message-store.js';
 import { findOwnMessage } from './find-own-message.js';
+import type { WebhookOutboxWriter } from '../webhooks/webhook-store.js';
 
 /**
  * Cancels a scheduled message that has not started and refunds its hold. The status change
@@ -14,7 +15,7 @@ import { findOwnMessage } from './find-own-message.js';
  * (`actor`, from the console) is written to the audit log with it, as their send was.
  */
 export async function cancelMessage(
-  store: Transactor<MessageStore & AuditStore & BalanceWriter>,
+  store: Transactor<MessageStore & AuditStore & BalanceWriter & WebhookOutboxWriter>,
   accountId: number,
   uuid: string,
   nowMs: number,
@@ -26,6 +27,11 @@ export async function cancelMessage(
       const current = (await tx.findMessageByUuid(uuid)) ?? message;
       throw refusal(current);
     }
+    await tx.addWebhookOutbox(
+      accountId,
+      { kind: 'message.cancelled', payload: { messageId: message.id } },
+      nowMs,
+    );
     if (message.cost > 0) {
       await tx.changeBalance({
         accountId,

@@ -57,7 +57,7 @@ export interface MessageStore {
   /** scheduled → cancelled, only if still scheduled; true when this call made the change. */
   cancelScheduledMessage(messageId: number, nowMs: number): Promise<boolean>;
   /** scheduled → pending for every message due at `nowMs`; returns their ids. */
-  releaseDueMessages(nowMs: number): Promise<number[]>;
+  releaseDueMessages(nowMs: number): Promise<{ id: number; accountId: number }[]>;
   /** The oldest messages whose recipient rows are not all written yet. */
   unmaterialisedMessages(
     limit: number,

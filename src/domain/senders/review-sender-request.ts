@@ -1,3 +1,4 @@
+import type { WebhookOutboxWriter } from '../webhooks/webhook-store.js';
 import type { Transactor } from '../transactor.js';
 import type { SenderRequestStore } from './sender-request-store.js';
 import type { AuditStore } from '../audit/audit-store.js';
@@ -23,7 +24,10 @@ export interface ReviewSenderRequestInput {
   readonly nowMs: number;
 }
 
-const OUTCOME: Record<SenderReviewDecision, { status: SenderRequestStatus; step: Step }> = {
+const OUTCOME: Record<
+  SenderReviewDecision,
+  { status: Exclude<SenderRequestStatus, 'pending'>; step: Step }
+> = {
   approve: { status: 'approved', step: 'approved' },
   reject: { status: 'rejected', step: 'rejected' },
   request_changes: { status: 'changes_requested', step: 'changes_requested' },
@@ -35,7 +39,7 @@ const OUTCOME: Record<SenderReviewDecision, { status: SenderRequestStatus; step:
  * reviewers deciding at once, exactly one wins; the other is told the request moved on.
  */
 export async function reviewSenderRequest(
-  store: Transactor<SenderRequestStore & AuditStore>,
+  store: Transactor<SenderRequestStore & AuditStore & WebhookOutboxWriter>,
   input: ReviewSenderRequestInput,
 ): Promise<SenderRequestStep> {
   const note = input.note?.trim() || null;
@@ -98,6 +102,11 @@ export async function reviewSenderRequest(
       ip: input.ip,
       at: input.nowMs,
     });
+    await tx.addWebhookOutbox(
+      current.accountId,
+      { kind: 'sender.reviewed', payload: { name: current.name, decision: outcome.status, note } },
+      input.nowMs,
+    );
     const request = (await tx.findSenderRequest(current.id))!;
     return { request, event };
   });

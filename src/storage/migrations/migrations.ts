@@ -8,6 +8,7 @@ import { dashboardMigration } from './0006-dashboard.js';
 import { signInHousekeepingMigration } from './0007-sign-in-housekeeping.js';
 import { recipientListsMigration } from './0008-recipient-lists.js';
 import { dispatcherStatusesMigration } from './0009-dispatcher-statuses.js';
+import { webhooksMigration } from './0010-webhooks.js';
 import { renderMigration, renderStep, type EngineName } from './render-migration.js';
 import { createTable, integer, text, timestamp } from './vocabulary.js';
 
@@ -25,6 +26,7 @@ export const migrations = [
   signInHousekeepingMigration,
   recipientListsMigration,
   dispatcherStatusesMigration,
+  webhooksMigration,
 ] as const;
 
 /** Which migrations a database has had, made before any of them runs. */

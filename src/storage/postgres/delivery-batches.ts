@@ -26,6 +26,7 @@ import {
   type EventArrays,
 } from '../delivery-fold.js';
 import type { Tables } from '../schema.js';
+import { outboxCtes } from '../webhook-outbox.js';
 import { statement, type RunStatement } from '../statements.js';
 
 export type AcceptedOutcome = Extract<PartOutcome, { kind: 'accepted' }>;
@@ -119,7 +120,7 @@ function receiptsAtOnceStatement(db: Kysely<Tables>) {
             FROM del d JOIN receipt r ON r.idx = d.idx`,
           p.nowMs,
           { several: false },
-        )}, ${countMoves}, orphaned AS (
+        )}, ${countMoves(p.nowMs)}, orphaned AS (
           INSERT INTO orphan_receipts (carrier, smsc_id, outcome, error, received_at)
           SELECT r.carrier, r.smsc_id, r.outcome, r.error, ${p.nowMs}::bigint FROM receipt r
           WHERE NOT EXISTS (SELECT 1 FROM del d WHERE d.idx = r.idx)
@@ -203,9 +204,11 @@ export async function applyReceiptsAtOnce(
 
 /**
  * `moved` (the recipients `upd` made final, by message and status) and `counted`: the message's
- * counters moved from pending to each final status. Follows `upd` (delivery-fold.ts's write).
+ * counters moved from pending to each final status, each returning its new count (the row as
+ * locked, so the last of two concurrent batches sees 0). Then the webhook outbox rows of what
+ * the batch made final (webhook-outbox.ts). Follows `upd` (delivery-fold.ts's write).
  */
-const countMoves = sql`moved AS (
+const countMoves = (nowMs: unknown) => sql`moved AS (
     SELECT message_id, status, count(*) AS n FROM upd
     WHERE status <> 'pending' GROUP BY message_id, status
   ), counted AS (
@@ -215,7 +218,8 @@ const countMoves = sql`moved AS (
     SELECT message_id, 'pending', -sum(n) FROM moved GROUP BY message_id
     ORDER BY 1, 2
     ON CONFLICT (message_id, status) DO UPDATE SET count = message_counts.count + excluded.count
-  )`;
+    RETURNING message_id, status, count
+  ), ${outboxCtes(nowMs)}`;
 
 /** The values a batch's write statement may take (each statement uses those of its parts). */
 interface WriteValues extends EventArrays {
@@ -297,7 +301,7 @@ function writeStatement(
           : sql``;
     return sql<{ timed_out: number }>`
         WITH RECURSIVE ${foldWriteCtes(eventsFromArrays(p), p.nowMs, { several })},
-        ${countMoves}${submissions}${orphans}
+        ${countMoves(p.nowMs)}${submissions}${orphans}
         SELECT coalesce(sum(n), 0) AS timed_out FROM moved WHERE status = 'timeout'`.compile(db);
   });
 }

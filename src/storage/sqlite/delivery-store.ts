@@ -30,6 +30,7 @@ import {
 } from '../delivery-fold.js';
 import { appliedReceipts, orphanReport, sweepStatements } from '../delivery-sweep.js';
 import type { SubmissionRow, Tables } from '../schema.js';
+import { outboxStatements } from '../webhook-outbox.js';
 import { bind, statement, type RunStatement, type Statement } from '../statements.js';
 
 type Run = <T>(work: () => T) => Promise<T>;
@@ -52,8 +53,21 @@ export function sqliteDeliveryStore(
   const chunks = new DeliveryChunks(db, { lock: false });
   const exec = sqliteRunner(raw);
   const runQuery: RunStatement = async (statement, values) => exec(statement, values);
-  const applyCounts = (deltas: CountDeltas) => {
-    for (const entry of deltas.entries()) exec(st.addCount, entry);
+  const outbox = outboxStatements(db);
+  /**
+   * Moves the counters, then writes the webhook outbox rows of the recipients the batch made
+   * final (webhook-outbox.ts), when any endpoint is enabled.
+   */
+  const applyCounts = (deltas: CountDeltas, finals: FinalRows, nowMs: number) => {
+    const entries = deltas.entries();
+    for (const entry of entries) exec(st.addCount, entry);
+    if (finals.length === 0 || exec(outbox.anyEndpoint, {}).length === 0) return;
+    exec(outbox.recipientsFinal, {
+      finals: JSON.stringify(finals.map((row) => [row.message_id, row.seq])),
+      nowMs,
+    });
+    const messageIds = [...new Set(finals.map((row) => row.message_id))];
+    exec(outbox.completedChecks, { messageIds: JSON.stringify(messageIds), nowMs });
   };
   const immediate = <T>(work: () => T): Promise<T> => run(() => raw.transaction(work).immediate());
   /** The same, for work that awaits the shared statements: the mutex is held until it settles. */
@@ -77,8 +91,9 @@ export function sqliteDeliveryStore(
     recordOutcomes: (outcomes, nowMs) =>
       immediate(() => {
         const counts = new CountDeltas();
-        recordOutcomesNow(outcomes, nowMs, counts);
-        applyCounts(counts);
+        const finals: FinalRows = [];
+        recordOutcomesNow(outcomes, nowMs, counts, finals);
+        applyCounts(counts, finals, nowMs);
       }),
 
     renewLeases: (owner, keys, untilMs) =>
@@ -90,7 +105,8 @@ export function sqliteDeliveryStore(
     applyReceipts: (receipts, nowMs) =>
       immediate(() => {
         const counts = new CountDeltas();
-        const { matched, unmatched } = applyReceiptsNow(receipts, nowMs, counts);
+        const finals: FinalRows = [];
+        const { matched, unmatched } = applyReceiptsNow(receipts, nowMs, counts, finals);
         for (const orphan of lastPerKey(unmatched, orphanKey)) {
           exec(st.insertOrphan, {
             carrier: orphan.carrier,
@@ -100,7 +116,7 @@ export function sqliteDeliveryStore(
             nowMs,
           });
         }
-        applyCounts(counts);
+        applyCounts(counts, finals, nowMs);
         return appliedReceipts(matched, nowMs);
       }),
 
@@ -110,12 +126,13 @@ export function sqliteDeliveryStore(
       immediate(() => {
         const { nowMs, orphanMaxAgeMs, from = SWEEP_START, batchSize = SWEEP_BATCH } = input;
         const counts = new CountDeltas();
+        const finals: FinalRows = [];
         const orphans =
           from.orphans === null
             ? []
             : exec(sweep.orphans, { ...rowAfter(from.orphans), batchSize });
         const reports = orphans.map(orphanReport);
-        const { unmatched } = applyReceiptsNow(reports, nowMs, counts);
+        const { unmatched } = applyReceiptsNow(reports, nowMs, counts, finals);
         const left = new Set(unmatched);
         orphans.forEach((orphan, i) => {
           if (!left.has(reports[i]!) || orphan.received_at < nowMs - orphanMaxAgeMs)
@@ -135,9 +152,9 @@ export function sqliteDeliveryStore(
           exec(st.deleteSubmission, { carrier: sub.carrier, smscId: sub.smsc_id });
           events.add(sub.message_id, sub.seq, { kind: 'timeout' });
         }
-        const changed = writeFolds(events, nowMs, counts);
+        const changed = writeFolds(events, nowMs, counts, finals);
         const timedOut = changed.filter((c) => c.status === 'timeout').length;
-        applyCounts(counts);
+        applyCounts(counts, finals, nowMs);
         return {
           timedOut,
           next: nextSweepCursor(
@@ -159,18 +176,23 @@ export function sqliteDeliveryStore(
 
   /**
    * Folds the events into their recipients' rows (the one fold, delivery-fold.ts) and moves the
-   * counters of those that became final; returns the rows that changed, with their new status.
+   * counters of those that became final, adding them to `finals`; returns the rows that changed,
+   * with their new status.
    */
   function writeFolds(
     events: FoldEvents,
     nowMs: number,
     counts: CountDeltas,
+    finals: FinalRows,
   ): { message_id: number; status: RecipientStatus }[] {
     if (events.size === 0) return [];
     const changed = exec(st.fold, { events: events.json(), nowMs });
     for (const row of changed) {
       exec(st.writeFolded, row);
-      if (row.status !== 'pending') counts.move(row.message_id, 'pending', row.status);
+      if (row.status !== 'pending') {
+        counts.move(row.message_id, 'pending', row.status);
+        finals.push(row);
+      }
     }
     return changed;
   }
@@ -179,6 +201,7 @@ export function sqliteDeliveryStore(
     outcomes: readonly PartOutcome[],
     nowMs: number,
     counts: CountDeltas,
+    finals: FinalRows,
   ): void {
     const events = new FoldEvents();
     for (const outcome of outcomes) {
@@ -196,7 +219,7 @@ export function sqliteDeliveryStore(
       // A submit outcome is its own event (`PartOutcome` is a `DeliveryEvent`).
       events.add(outcome.messageId, outcome.seq, outcome);
     }
-    writeFolds(events, nowMs, counts);
+    writeFolds(events, nowMs, counts, finals);
   }
 
   /** Matches final receipts, deletes their submissions and folds them into their recipients. */
@@ -204,6 +227,7 @@ export function sqliteDeliveryStore(
     receipts: readonly ReceiptReport[],
     nowMs: number,
     counts: CountDeltas,
+    finals: FinalRows,
   ): ReturnType<typeof matchReceipts> {
     const result = matchReceipts(
       receipts,
@@ -223,7 +247,7 @@ export function sqliteDeliveryStore(
         error: receipt.error,
       });
     }
-    writeFolds(events, nowMs, counts);
+    writeFolds(events, nowMs, counts, finals);
     return result;
   }
 }
@@ -268,6 +292,9 @@ function sqliteRunner(raw: BetterSqlite3.Database) {
 }
 
 type Pair = { carrier: string; smscId: string };
+
+/** The recipients a transaction made final, for the webhook outbox. */
+type FinalRows = Pick<FoldedRow, 'message_id' | 'seq'>[];
 
 function sqliteStatements(db: Kysely<Tables>) {
   return {

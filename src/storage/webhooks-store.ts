@@ -1,0 +1,349 @@
+import { PostgresAdapter, sql } from 'kysely';
+import type { WebhookEventType } from '../domain/webhooks/event-types.js';
+import type {
+  ClaimedDelivery,
+  DeliveryState,
+  OutboxEntry,
+  WebhookDeliveryRecord,
+  WebhookEndpoint,
+  WebhookQueueStore,
+} from '../domain/webhooks/webhook-store.js';
+import { MESSAGE_COLUMNS, toMessage } from './rows.js';
+import type { Db, Row } from './schema.js';
+
+/**
+ * Webhook endpoints, the outbox and the deliveries (docs/adr/0049), on both engines. Rows are
+ * taken with `FOR UPDATE SKIP LOCKED` on PostgreSQL, where any number of processes deliver;
+ * SQLite has one writer at a time and no such clause.
+ */
+export function webhooksStore(db: Db): WebhookQueueStore {
+  const locks = db.getExecutor().adapter instanceof PostgresAdapter;
+
+  const endpointQuery = () => db.selectFrom('webhook_endpoints').selectAll();
+
+  return {
+    async addWebhookOutbox(accountId, entry, nowMs) {
+      await db
+        .insertInto('webhook_outbox')
+        .values({
+          account_id: accountId,
+          kind: entry.kind,
+          payload: JSON.stringify(entry.payload),
+          created_at: nowMs,
+        })
+        .execute();
+    },
+
+    async insertWebhookEndpoint(endpoint) {
+      const row = await db
+        .insertInto('webhook_endpoints')
+        .values({
+          uuid: endpoint.uuid,
+          account_id: endpoint.accountId,
+          url: endpoint.url,
+          description: endpoint.description,
+          event_types: JSON.stringify(endpoint.eventTypes),
+          enabled: endpoint.enabled ? 1 : 0,
+          secret: endpoint.secret,
+          created_at: endpoint.createdAt,
+          updated_at: endpoint.updatedAt,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toEndpoint(row);
+    },
+
+    async listWebhookEndpoints(accountId) {
+      let query = endpointQuery().orderBy('id');
+      if (accountId !== null) query = query.where('account_id', '=', accountId);
+      return (await query.execute()).map(toEndpoint);
+    },
+
+    async findWebhookEndpoint(uuid) {
+      const row = await endpointQuery().where('uuid', '=', uuid).executeTakeFirst();
+      return row ? toEndpoint(row) : null;
+    },
+
+    async updateWebhookEndpoint(id, change) {
+      const row = await db
+        .updateTable('webhook_endpoints')
+        .set({
+          ...(change.url !== undefined ? { url: change.url } : {}),
+          ...(change.description !== undefined ? { description: change.description } : {}),
+          ...(change.eventTypes !== undefined
+            ? { event_types: JSON.stringify(change.eventTypes) }
+            : {}),
+          ...(change.enabled !== undefined ? { enabled: change.enabled ? 1 : 0 } : {}),
+          ...(change.disabledReason !== undefined
+            ? { disabled_reason: change.disabledReason }
+            : {}),
+          ...(change.secret !== undefined ? { secret: change.secret } : {}),
+          ...(change.previousSecret !== undefined
+            ? { previous_secret: change.previousSecret }
+            : {}),
+          ...(change.previousSecretUntil !== undefined
+            ? { previous_secret_until: change.previousSecretUntil }
+            : {}),
+          ...(change.failingSince !== undefined ? { failing_since: change.failingSince } : {}),
+          updated_at: change.updatedAt,
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toEndpoint(row) : null;
+    },
+
+    async disableWebhookEndpoint(id, reason, nowMs) {
+      const result = await db
+        .updateTable('webhook_endpoints')
+        .set({ enabled: 0, disabled_reason: reason, updated_at: nowMs })
+        .where('id', '=', id)
+        .where('enabled', '=', 1)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async deleteWebhookEndpoint(id) {
+      await db.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
+      const result = await db
+        .deleteFrom('webhook_endpoints')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async listWebhookDeliveries(endpointId, { limit, before }) {
+      let query = db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+        .select([
+          'd.id',
+          'd.endpoint_id',
+          'e.uid',
+          'e.type',
+          'd.state',
+          'd.attempts',
+          'd.next_attempt_at',
+          'd.last_attempt_at',
+          'd.last_status_code',
+          'd.last_latency_ms',
+          'd.last_error',
+          'd.last_response',
+          'd.created_at',
+        ])
+        .where('d.endpoint_id', '=', endpointId)
+        .orderBy('d.id', 'desc')
+        .limit(limit);
+      if (before !== undefined) query = query.where('d.id', '<', before);
+      return (await query.execute()).map((row): WebhookDeliveryRecord => ({
+        id: Number(row.id),
+        endpointId: Number(row.endpoint_id),
+        eventUid: row.uid,
+        eventType: row.type as WebhookEventType,
+        state: row.state as DeliveryState,
+        attempts: Number(row.attempts),
+        nextAttemptAt: Number(row.next_attempt_at),
+        lastAttemptAt: nullableNumber(row.last_attempt_at),
+        statusCode: nullableNumber(row.last_status_code),
+        latencyMs: nullableNumber(row.last_latency_ms),
+        error: row.last_error,
+        response: row.last_response,
+        createdAt: Number(row.created_at),
+      }));
+    },
+
+    async resendWebhookDelivery(endpointId, deliveryId, nowMs) {
+      const result = await db
+        .updateTable('webhook_deliveries')
+        .set({ state: 'pending', next_attempt_at: nowMs, lease_until: 0 })
+        .where('id', '=', deliveryId)
+        .where('endpoint_id', '=', endpointId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async insertWebhookEvents(events) {
+      let inserted = 0;
+      for (const event of events) {
+        const row = await db
+          .insertInto('webhook_events')
+          .values({
+            uid: event.uid,
+            account_id: event.accountId,
+            type: event.type,
+            body: event.body,
+            dedupe_key: event.dedupeKey,
+            created_at: event.createdAt,
+          })
+          .onConflict((oc) => oc.column('dedupe_key').doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        // A dedupe key another process stored first: that event is the one.
+        if (!row || event.endpointIds.length === 0) continue;
+        inserted++;
+        await db
+          .insertInto('webhook_deliveries')
+          .values(
+            event.endpointIds.map((endpointId) => ({
+              event_id: Number(row.id),
+              endpoint_id: endpointId,
+              next_attempt_at: event.createdAt,
+              created_at: event.createdAt,
+            })),
+          )
+          .execute();
+      }
+      return inserted;
+    },
+
+    async takeWebhookOutbox(limit) {
+      let query = db.selectFrom('webhook_outbox').selectAll().orderBy('id').limit(limit);
+      if (locks) query = query.forUpdate().skipLocked();
+      return (await query.execute()).map((row) => ({
+        id: Number(row.id),
+        accountId: Number(row.account_id),
+        entry: { kind: row.kind, payload: JSON.parse(row.payload) } as OutboxEntry,
+        createdAt: Number(row.created_at),
+      }));
+    },
+
+    async deleteWebhookOutbox(ids) {
+      if (ids.length === 0) return;
+      await db.deleteFrom('webhook_outbox').where('id', 'in', ids).execute();
+    },
+
+    async claimWebhookDeliveries({ nowMs, leaseUntil, limit }) {
+      let due = db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_endpoints as p', 'p.id', 'd.endpoint_id')
+        .select('d.id')
+        .where('d.state', '=', 'pending')
+        .where('d.next_attempt_at', '<=', nowMs)
+        .where('d.lease_until', '<=', nowMs)
+        .where('p.enabled', '=', 1)
+        .orderBy('d.next_attempt_at')
+        .limit(limit);
+      if (locks) due = due.forUpdate('d').skipLocked();
+      // One statement: the rows are locked and leased at once, so no other process can take
+      // one between the two (the lease is what keeps them off once this commits).
+      const leased = await db
+        .updateTable('webhook_deliveries')
+        .set({ lease_until: leaseUntil })
+        .where('id', 'in', due)
+        .where('state', '=', 'pending')
+        .where('lease_until', '<=', nowMs)
+        .returning('id')
+        .execute();
+      const ids = leased.map((row) => Number(row.id));
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+        .innerJoin('webhook_endpoints as p', 'p.id', 'd.endpoint_id')
+        .selectAll('p')
+        .select([
+          'd.id as delivery_id',
+          'd.attempts as delivery_attempts',
+          'd.first_attempt_at as delivery_first_attempt_at',
+          'd.created_at as delivery_created_at',
+          'e.uid as event_uid',
+          'e.body as event_body',
+        ])
+        .where('d.id', 'in', ids)
+        .orderBy('d.next_attempt_at')
+        .execute();
+      return rows.map((row): ClaimedDelivery => ({
+        id: Number(row.delivery_id),
+        attempts: Number(row.delivery_attempts),
+        firstAttemptAt: nullableNumber(row.delivery_first_attempt_at),
+        createdAt: Number(row.delivery_created_at),
+        eventUid: row.event_uid,
+        body: row.event_body,
+        endpoint: toEndpoint(row),
+      }));
+    },
+
+    async recordWebhookAttempt(attempt) {
+      await db
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({
+          state: attempt.state,
+          attempts: eb('attempts', '+', 1),
+          next_attempt_at: attempt.nextAttemptAt,
+          lease_until: 0,
+          first_attempt_at: sql`coalesce(first_attempt_at, ${attempt.at})`,
+          last_attempt_at: attempt.at,
+          last_status_code: attempt.statusCode,
+          last_latency_ms: Math.round(attempt.latencyMs),
+          last_error: attempt.error,
+          last_response: attempt.response,
+        }))
+        .where('id', '=', attempt.deliveryId)
+        .execute();
+      // An endpoint is failing from its first failed attempt since its last success.
+      await db
+        .updateTable('webhook_endpoints')
+        .set(
+          attempt.state === 'delivered'
+            ? { failing_since: null }
+            : { failing_since: sql`coalesce(failing_since, ${attempt.at})` },
+        )
+        .where('id', '=', attempt.endpointId)
+        .where('failing_since', attempt.state === 'delivered' ? 'is not' : 'is', null)
+        .execute();
+    },
+
+    async webhookBacklog(nowMs) {
+      const outbox = await db
+        .selectFrom('webhook_outbox')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+        .executeTakeFirstOrThrow();
+      const due = await db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_endpoints as p', 'p.id', 'd.endpoint_id')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('d.created_at').as('oldest')])
+        .where('d.state', '=', 'pending')
+        .where('d.next_attempt_at', '<=', nowMs)
+        .where('p.enabled', '=', 1)
+        .executeTakeFirstOrThrow();
+      const oldest = [outbox.oldest, due.oldest].filter((value) => value !== null).map(Number);
+      return {
+        depth: Number(outbox.n) + Number(due.n),
+        oldestAt: oldest.length > 0 ? Math.min(...oldest) : null,
+      };
+    },
+
+    async messagesById(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom('messages')
+        .select(MESSAGE_COLUMNS)
+        .where('id', 'in', ids)
+        .execute();
+      return rows.map(toMessage);
+    },
+  };
+}
+
+function toEndpoint(row: Row<'webhook_endpoints'>): WebhookEndpoint {
+  return {
+    id: Number(row.id),
+    uuid: row.uuid,
+    accountId: Number(row.account_id),
+    url: row.url,
+    description: row.description,
+    eventTypes: JSON.parse(row.event_types) as WebhookEventType[],
+    enabled: Number(row.enabled) === 1,
+    disabledReason: row.disabled_reason,
+    secret: row.secret,
+    previousSecret: row.previous_secret,
+    previousSecretUntil: nullableNumber(row.previous_secret_until),
+    failingSince: nullableNumber(row.failing_since),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+function nullableNumber(value: number | string | null): number | null {
+  return value === null ? null : Number(value);
+}
