@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LogFormatSetting } from './logging/create-logger.js';
 import { ExplainedError } from './domain/explained-error.js';
+import type { WebhookSettings } from './domain/webhooks/webhook-settings.js';
 import { SETTINGS, TOOLING_VARIABLES, type Setting } from './settings.js';
 import type { SmscSettings } from './smsc/smsc-options.js';
 
@@ -170,6 +171,7 @@ export interface Config {
   readonly linkLifetimes: { readonly invitationMs: number; readonly passwordResetMs: number };
   /** Console sessions end when idle this long, and this long after sign-in whatever happens. */
   readonly sessionLimits: { readonly idleMs: number; readonly absoluteMs: number };
+  readonly webhooks: WebhookSettings;
 }
 
 /** http://host:port of the API, as a browser on this machine reaches it. */
@@ -236,6 +238,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.NOK_TRUST_PROXY === 'on',
     senderDocumentMaxBytes: e.NOK_SENDER_DOCUMENT_MAX_BYTES,
     mail: Object.freeze({ smtpUrl: e.NOK_SMTP_URL, from: e.NOK_MAIL_FROM }),
+    webhooks: Object.freeze({
+      deliver: e.NOK_WEBHOOKS === 'on',
+      batchMax: e.NOK_WEBHOOK_BATCH_MAX,
+      batchWaitMs: e.NOK_WEBHOOK_BATCH_WAIT_MS,
+      timeoutMs: e.NOK_WEBHOOK_TIMEOUT_MS,
+      retryWindowMs: e.NOK_WEBHOOK_RETRY_WINDOW_HOURS * 3_600_000,
+      secretOverlapMs: e.NOK_WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000,
+      concurrency: e.NOK_WEBHOOK_CONCURRENCY,
+      allowPrivateTargets: e.NOK_WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+    }),
     publicUrl: e.NOK_PUBLIC_URL ?? defaultPublicUrl(e.NOK_HOST, e.NOK_PORT),
     consoleOrigin: e.NOK_PUBLIC_URL === undefined ? undefined : new URL(e.NOK_PUBLIC_URL).origin,
     linkLifetimes: Object.freeze({

@@ -25,6 +25,9 @@ import { createStore } from './storage/store.js';
 import { logMailer } from './mail/log-mailer.js';
 import { smtpMailer } from './mail/smtp-mailer.js';
 import { openMigratedDatabase } from './runtime/open-migrated-database.js';
+import { createOutbox } from './api/console/outbox.js';
+import type { Mailer } from './domain/mail/mailer.js';
+import { startWebhookDeliverer, type WebhookDeliverer } from './webhooks/webhook-deliverer.js';
 
 export interface Roles {
   readonly api: boolean;
@@ -33,6 +36,8 @@ export interface Roles {
   readonly dispatcher?: boolean;
   /** The built-in SMSC simulator, on NOK_SMSC_HOST:NOK_SMSC_PORT. */
   readonly smsc?: boolean;
+  /** Delivers webhooks (unless NOK_WEBHOOKS=off); any number of processes may. */
+  readonly webhooks?: boolean;
 }
 
 export interface Runtime {
@@ -44,6 +49,7 @@ export interface Runtime {
   readonly ops: FastifyInstance;
   readonly jobs?: BackgroundJobs;
   readonly dispatcher?: Dispatcher;
+  readonly webhooks?: WebhookDeliverer;
   /** What this process's scheduler and dispatcher tell of messages, once committed (ADR 0040). */
   readonly events: LifecycleEvents;
   readonly carriers?: Carriers;
@@ -109,6 +115,8 @@ export async function startRuntime(
     metrics?.observe({
       carriers: () => delivery?.carriers.status() ?? [],
       queueDepth: () => database.delivery.queueDepth(),
+      webhookBacklog: () => store.webhookBacklog(clock.now()),
+      now: () => clock.now(),
     });
 
     const jobs = roles.scheduler
@@ -126,6 +134,21 @@ export async function startRuntime(
         })
       : undefined;
     if (jobs) started.push(() => jobs.stop());
+
+    const webhooks =
+      roles.webhooks && config.webhooks.deliver
+        ? startWebhookDeliverer({
+            store,
+            clock,
+            timers,
+            logger: logger.child({ part: 'webhooks' }),
+            settings: config.webhooks,
+            mail: createOutbox(mailerOf(config, logger), logger),
+            publicUrl: config.publicUrl,
+            metrics,
+          })
+        : undefined;
+    if (webhooks) started.push(() => webhooks.stop());
 
     // /status on the operator listener shows this process; the console's carriers page shows
     // every dispatcher process, from the statuses they publish (ADR 0035).
@@ -165,6 +188,7 @@ export async function startRuntime(
       ops: ops.app,
       jobs,
       dispatcher: delivery?.dispatcher,
+      webhooks,
       events,
       carriers: delivery?.carriers,
       smsc,
@@ -214,6 +238,13 @@ async function startBuiltInSmsc(config: Config, logger: Logger): Promise<Running
   return smsc;
 }
 
+/** NOK_SMTP_URL's server, or the log when none is set (a demo). */
+function mailerOf(config: Config, logger: Logger): Mailer {
+  return config.mail.smtpUrl
+    ? smtpMailer(config.mail.smtpUrl, config.mail.from)
+    : logMailer(logger.child({ part: 'mail' }));
+}
+
 /** The customers' API on NOK_HOST:NOK_PORT. */
 async function startApi(
   config: Config,
@@ -234,9 +265,7 @@ async function startApi(
     sendBodyLimitBytes: config.sendBodyLimitBytes,
     trustProxy: config.trustProxy,
     senderDocumentMaxBytes: config.senderDocumentMaxBytes,
-    mailer: config.mail.smtpUrl
-      ? smtpMailer(config.mail.smtpUrl, config.mail.from)
-      : logMailer(deps.logger.child({ part: 'mail' })),
+    mailer: mailerOf(config, deps.logger),
     publicUrl: config.publicUrl,
     consoleOrigin: config.consoleOrigin,
     linkLifetimes: config.linkLifetimes,

@@ -320,6 +320,52 @@ export const SETTINGS = {
     default: '60',
     description: 'How long a password reset link works (5 to 1,440 minutes).',
   }),
+  NOK_WEBHOOKS: setting({
+    schema: z.enum(['on', 'off']),
+    default: 'on',
+    description:
+      '`off`: this process does not deliver webhooks (docs/webhooks.md). Any number of processes may deliver them; each event is posted by one.',
+  }),
+  NOK_WEBHOOK_BATCH_MAX: setting({
+    schema: integer(1, 1000),
+    default: '100',
+    description: 'Recipients of one message in one `recipients.final` event at most.',
+  }),
+  NOK_WEBHOOK_BATCH_WAIT_MS: setting({
+    schema: integer(0, 60_000),
+    default: '1000',
+    description:
+      'How long a recipient reaching a final status waits for others to join its `recipients.final` event: it is sent within this time of its change (plus the fan-out’s own turn).',
+  }),
+  NOK_WEBHOOK_TIMEOUT_MS: setting({
+    schema: integer(100, 120_000),
+    default: '15000',
+    description:
+      'How long one webhook request may take, from resolving the name to the end of the answer; longer is a failed attempt.',
+  }),
+  NOK_WEBHOOK_RETRY_WINDOW_HOURS: setting({
+    schema: integer(1, 24 * 30),
+    default: '72',
+    description:
+      'How long after an event its delivery is retried; an endpoint failing for this whole time is disabled and the account’s owners are emailed.',
+  }),
+  NOK_WEBHOOK_SECRET_OVERLAP_HOURS: setting({
+    schema: integer(0, 24 * 30),
+    default: '24',
+    description:
+      'After a secret is rotated, how long the old one still signs (each request then carries both signatures).',
+  }),
+  NOK_WEBHOOK_CONCURRENCY: setting({
+    schema: integer(1, 1000),
+    default: '16',
+    description: 'Webhook requests one process has in flight at most.',
+  }),
+  NOK_WEBHOOK_ALLOW_PRIVATE_TARGETS: setting({
+    schema: z.enum(['true', 'false']),
+    default: 'false',
+    description:
+      '`true`: webhook URLs may resolve to loopback, private, link-local or other non-public addresses (a private network, tests). Cloud metadata addresses stay refused.',
+  }),
 };
 
 /**

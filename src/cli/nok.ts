@@ -122,11 +122,17 @@ function rolesOf(command: string, hasCarrierFile: boolean): Roles {
     case 'api':
       return { api: true, scheduler: false };
     case 'scheduler':
-      return { api: false, scheduler: true };
+      return { api: false, scheduler: true, webhooks: true };
     case 'dispatcher':
-      return { api: false, scheduler: false, dispatcher: true };
+      return { api: false, scheduler: false, dispatcher: true, webhooks: true };
     default:
-      return { api: true, scheduler: true, dispatcher: true, smsc: !hasCarrierFile };
+      return {
+        api: true,
+        scheduler: true,
+        dispatcher: true,
+        smsc: !hasCarrierFile,
+        webhooks: true,
+      };
   }
 }
 

@@ -13,6 +13,9 @@ export interface MetricsSources {
   }[];
   /** Recipients of pending messages not yet handed to a dispatch chunk. */
   queueDepth(): Promise<number>;
+  /** Webhook outbox rows and due deliveries, and the oldest one's time (ms). */
+  webhookBacklog(): Promise<{ depth: number; oldestAt: number | null }>;
+  now(): number;
 }
 
 /**
@@ -26,6 +29,7 @@ export class Metrics {
   readonly submitErrors: Counter<'carrier' | 'code'>;
   readonly receipts: Counter<'carrier' | 'status'>;
   readonly receiptLatency: Histogram<'carrier'>;
+  readonly webhookAttempts: Counter<'outcome'>;
   #sources: MetricsSources | undefined;
 
   constructor() {
@@ -62,7 +66,40 @@ export class Metrics {
       buckets: [...RECEIPT_LATENCY_BUCKETS_S],
       registers,
     });
+    this.webhookAttempts = new Counter({
+      name: 'nok_webhook_attempts_total',
+      help: 'Webhook requests made, by outcome: delivered (2xx), retry (failed, tried again later), failed (given up).',
+      labelNames: ['outcome'],
+      registers,
+    });
     const sources = () => this.#sources;
+    // Both backlog gauges come from one read per scrape.
+    let backlog: Promise<{ depth: number; oldestAt: number | null }> | undefined;
+    const readBacklog = () =>
+      (backlog ??=
+        sources()
+          ?.webhookBacklog()
+          .finally(() => {
+            setImmediate(() => (backlog = undefined));
+          }) ?? Promise.resolve({ depth: 0, oldestAt: null }));
+    new Gauge({
+      name: 'nok_webhook_backlog',
+      help: 'Webhook outbox rows not yet made events, plus deliveries due and not yet made.',
+      registers,
+      async collect() {
+        this.set((await readBacklog()).depth);
+      },
+    });
+    new Gauge({
+      name: 'nok_webhook_backlog_oldest_seconds',
+      help: 'Age of the oldest of them (0 when there is none).',
+      registers,
+      async collect() {
+        const { oldestAt } = await readBacklog();
+        const now = sources()?.now() ?? Date.now();
+        this.set(oldestAt === null ? 0 : Math.max(0, now - oldestAt) / 1000);
+      },
+    });
     new Gauge({
       name: 'nok_binds_up',
       help: 'Binds of a carrier that are bound.',

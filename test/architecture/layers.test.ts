@@ -22,6 +22,8 @@ const LAYERS = {
   api: { paths: ['src/api/'], may: ['domain', 'contract'] },
   dispatcher: { paths: ['src/dispatcher/'], may: ['domain'] },
   scheduler: { paths: ['src/scheduler/'], may: ['domain'] },
+  /** The webhook deliverer: event data are the API's own presentations (api/presenters.ts). */
+  webhooks: { paths: ['src/webhooks/'], may: ['domain', 'contract', 'api', 'metrics'] },
   /** The operator listener: HTTP like the API (its error answers), serving the metrics. */
   ops: { paths: ['src/ops/'], may: ['domain', 'api', 'metrics'] },
   /** `nok`'s commands, config.ts and settings.ts, main.ts and runtime/ build the parts and start them. */
