@@ -272,6 +272,7 @@ async function startApi(
     sessionLimits: config.sessionLimits,
     onAccepted: deps.onAccepted,
     dispatchers: deps.dispatchers,
+    webhookSecretOverlapMs: config.webhooks.secretOverlapMs,
   });
   if (!deps.listen) return { app };
   const url = await listenOrExplain(

@@ -83,7 +83,15 @@ export interface AppDeps {
   readonly linkLifetimes?: LinkLifetimes;
   /** Password reset requests served per address and per person (DEFAULT_PASSWORD_RESET_LIMITS). */
   readonly passwordResetLimits?: PasswordResetLimits;
+  /**
+   * How long a rotated webhook secret still signs beside the new one
+   * (NOK_WEBHOOK_SECRET_OVERLAP_HOURS; default 24 hours).
+   */
+  readonly webhookSecretOverlapMs?: number;
 }
+
+/** NOK_WEBHOOK_SECRET_OVERLAP_HOURS's default, for apps built without settings (tests). */
+const DEFAULT_WEBHOOK_SECRET_OVERLAP_MS = 24 * 3_600_000;
 
 /** Builds the HTTP app with every route; it never listens (main.ts and tests decide). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -164,6 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     senderDocumentMaxBytes: deps.senderDocumentMaxBytes ?? DEFAULT_DOCUMENT_MAX_BYTES,
     dispatchers: deps.dispatchers,
     onAccepted: deps.onAccepted,
+    webhookSecretOverlapMs: deps.webhookSecretOverlapMs ?? DEFAULT_WEBHOOK_SECRET_OVERLAP_MS,
     people: {
       outbox: createOutbox(deps.mailer, deps.logger),
       links: consoleLinks(deps.publicUrl ?? 'http://127.0.0.1:8080'),

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * The one place that says what a path parameter may be. A route's `:uuid` matches only a uuid
- * and a `:…Id` only digits, so a word beside them (`/sms/send`, `/sms/preview-cost`) is never
+ * The one place that says what a path parameter may be. A route's `:uuid` matches only a uuid,
+ * a `:…Id` only digits and a `:…Uid` only a public id with its kind's prefix (a webhook
+ * endpoint's `ep_…`), so a word beside them (`/sms/send`, `/sms/preview-cost`) is never
  * taken for an id: its path answers for the methods that really serve it (405 with the exact
  * `Allow`), and a malformed id is a path no route serves (404), never a lookup.
  */
@@ -12,12 +13,15 @@ export const PATH_ID_FORMATS = {
   uuid: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
   /** A row id: digits, which the route's own schema then bounds (positive, safe integer). */
   rowId: '^[0-9]{1,20}$',
+  /** A public id with its kind's prefix: a webhook endpoint's `ep_` and base64url. */
+  prefixedId: '^[a-z]{1,8}_[A-Za-z0-9_-]{1,64}$',
 } as const;
 
 /** The format of a path parameter by its name; a name none covers is refused at start-up. */
 export function pathIdFormat(name: string): string | null {
   if (name === 'uuid') return PATH_ID_FORMATS.uuid;
   if (/^[a-z][A-Za-z]*Id$/.test(name)) return PATH_ID_FORMATS.rowId;
+  if (/^[a-z][A-Za-z]*Uid$/.test(name)) return PATH_ID_FORMATS.prefixedId;
   return null;
 }
 
@@ -30,7 +34,7 @@ export function constrainPathIds(url: string): string {
     const format = pathIdFormat(name);
     if (format === null) {
       throw new Error(
-        `${url}: the path parameter :${name} has no format; name it uuid or …Id, or add its format to src/api/path-ids.ts`,
+        `${url}: the path parameter :${name} has no format; name it uuid, …Id or …Uid, or add its format to src/api/path-ids.ts`,
       );
     }
     return `:${name}(${format})`;

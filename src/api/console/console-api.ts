@@ -10,6 +10,7 @@ import { adminCarrierRoutes } from './routes/admin-carriers.js';
 import { creditRoutes } from './routes/credits.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { keyRoutes } from './routes/keys.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { auditRoutes } from './routes/audit.js';
 import { adminSenderRoutes } from './routes/admin-senders.js';
 import { senderRoutes } from './routes/senders.js';
@@ -74,6 +75,7 @@ export async function consoleApi(app: FastifyInstance, deps: ConsoleDeps): Promi
       await api.register(senderRoutes, deps);
       await api.register(adminSenderRoutes, deps);
       await api.register(keyRoutes, deps);
+      await api.register(webhookRoutes, deps);
       await api.register(creditRoutes, deps);
       await api.register(adminAccountRoutes, deps);
       await api.register(adminCarrierRoutes, deps);

@@ -25,6 +25,8 @@ export interface ConsoleDeps {
   readonly onAccepted?: (charged: number) => void;
   /** The compact recipient lists this process pages through (shared with /api/v2). */
   readonly compactLists: CompactListCache;
+  /** How long a rotated webhook secret still signs beside the new one (NOK_WEBHOOK_SECRET_OVERLAP_HOURS). */
+  readonly webhookSecretOverlapMs: number;
 }
 
 export interface PeopleDeps {

@@ -3,6 +3,7 @@ import '../../support/console-people-resources.js';
 import '../../support/console-sender-resources.js';
 import '../../support/console-contacts-resources.js';
 import '../../support/console-compose-resources.js';
+import '../../support/console-webhook-resources.js';
 import { consoleSecuritySuite } from '../../support/console-security-suite.js';
 import { testEngines } from '../../support/engines.js';
 import { createHarness, type Harness } from '../../support/harness.js';

@@ -90,6 +90,19 @@ export const areas: readonly ConsoleArea[] = [
     page: () => import('./routes/api-keys').then((m) => m.ApiKeysRoute),
   },
   {
+    key: 'webhooks',
+    path: 'webhooks',
+    roles: owner,
+    group: 'account',
+    page: () => import('./routes/webhooks').then((m) => m.WebhooksRoute),
+    subpages: [
+      {
+        path: ':endpointUid',
+        page: () => import('./routes/webhooks').then((m) => m.WebhookDeliveriesRoute),
+      },
+    ],
+  },
+  {
     key: 'senderNames',
     path: 'sender-names',
     roles: customer,

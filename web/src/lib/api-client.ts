@@ -94,6 +94,8 @@ export async function call<K extends JsonEndpointKey>(
     signal: given.signal,
   });
   if (!response.ok) throw failed(response.status, await response.json().catch(() => null));
+  // 204 No Content: nothing to read (its entry's answer is `z.undefined()`).
+  if (response.status === 204) return parsed(key, endpoint, 204, undefined);
   return parsed(key, endpoint, response.status, await readJson(response));
 }
 

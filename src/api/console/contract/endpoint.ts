@@ -42,8 +42,8 @@ export interface Endpoint {
   readonly body?: z.ZodType;
   /** A body that is not JSON (never with `body`). */
   readonly upload?: Upload;
-  /** The status of a success; 200 when not given. */
-  readonly status?: 200 | 201 | 202;
+  /** The status of a success; 200 when not given. 204 has no body: its `response` is `z.undefined()`. */
+  readonly status?: 200 | 201 | 202 | 204;
   /** The body of a success: JSON, unless `download` says otherwise. */
   readonly response: z.ZodType;
   /** Not JSON: the body's media types; the browser opens it by address, as a download. */

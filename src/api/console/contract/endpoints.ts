@@ -14,6 +14,7 @@ import { profileEndpoints } from './profile.js';
 import { senderEndpoints } from './senders.js';
 import { sessionEndpoints } from './session.js';
 import { templateEndpoints } from './templates.js';
+import { webhookEndpoints } from './webhooks.js';
 
 /**
  * Every route of the console API, by `METHOD /path` (under /console/api): the one map the
@@ -26,6 +27,7 @@ export const consoleEndpoints = {
   ...auditEndpoints,
   ...senderEndpoints,
   ...keyEndpoints,
+  ...webhookEndpoints,
   ...creditEndpoints,
   ...accountEndpoints,
   ...carrierEndpoints,
