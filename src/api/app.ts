@@ -19,6 +19,7 @@ import { DEFAULT_DOCUMENT_MAX_BYTES } from '../domain/senders/sender-request-rul
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../domain/users/sign-in-limits.js';
 import { CompactListCache } from '../domain/recipients/compact-list-cache.js';
 import { withAccess } from './access.js';
+import { webhooksDocument } from './contract/webhooks-document.js';
 import { installPathIdFormats } from './path-ids.js';
 import { consoleApi } from './console/console-api.js';
 import { consoleLinks } from '../domain/mail/console-links.js';
@@ -141,6 +142,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
       },
       security: [{ apiKey: [] }],
+      // The events Nok posts to an account's endpoints (contract/webhooks-document.ts).
+      webhooks: webhooksDocument(),
     },
     // Generated from the routes' zod schemas (contract/sms.ts); the console's routes are in
     // its own document (/console/api/openapi.json), not this one.

@@ -1,12 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { WEBHOOK_EVENT_DESCRIPTIONS } from '../../src/api/contract/webhooks.js';
 import { LIMITS } from '../../src/domain/limits.js';
+import { eventBody } from '../../src/domain/webhooks/event-body.js';
+import { WEBHOOK_EVENT_TYPES } from '../../src/domain/webhooks/event-types.js';
 import { testEngines } from '../support/engines.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
 /** The parts of a JSON Schema these tests read. */
 interface Schema {
   type?: string | string[];
+  const?: unknown;
+  description?: string;
   properties?: Record<string, Schema>;
   required?: string[];
   additionalProperties?: boolean | Schema;
@@ -25,8 +32,17 @@ interface Schema {
 }
 
 interface Operation {
-  parameters?: { in: string; name: string; required?: boolean; schema: Schema }[];
-  requestBody?: { content: Record<string, { schema: Schema }> };
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  parameters?: {
+    in: string;
+    name: string;
+    required?: boolean;
+    description?: string;
+    schema: Schema;
+  }[];
+  requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
   responses: Record<string, { description?: string; content?: Record<string, { schema: Schema }> }>;
   security?: Record<string, string[]>[];
 }
@@ -35,6 +51,7 @@ interface Document {
   openapi: string;
   info: { title: string; version: string };
   paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, Record<string, Operation>>;
   components: {
     schemas: Record<string, Schema>;
     securitySchemes: Record<string, { type: string; in?: string; name?: string }>;
@@ -57,6 +74,10 @@ const EXPECTED: Record<string, Record<string, number[]>> = {
 };
 
 const ERROR_REF = '#/components/schemas/Error';
+
+// ajv-formats is CommonJS: its default export arrives as the module object under tsx.
+const addFormats = ((addFormatsModule as { default?: unknown }).default ??
+  addFormatsModule) as typeof addFormatsModule.default;
 
 for (const engine of testEngines()) {
   describe(`OpenAPI document and docs page (${engine.name})`, () => {
@@ -361,6 +382,131 @@ for (const engine of testEngines()) {
         'expired',
         'timeout',
       ]);
+    });
+
+    const webhookBody = (type: string) =>
+      doc.webhooks[type]!.post!.requestBody!.content['application/json']!.schema;
+
+    it('documents every webhook event type in `webhooks`, each a POST of `{ type, timestamp, data }`', () => {
+      assert.deepEqual(Object.keys(doc.webhooks), [...WEBHOOK_EVENT_TYPES]);
+      const operationIds = new Set<string>();
+      for (const type of WEBHOOK_EVENT_TYPES) {
+        assert.deepEqual(Object.keys(doc.webhooks[type]!), ['post'], type);
+        const op = doc.webhooks[type]!.post!;
+        assert.match(op.operationId ?? '', /^webhook_[a-z][A-Za-z]+$/, type);
+        operationIds.add(op.operationId!);
+        assert.ok(WEBHOOK_EVENT_DESCRIPTIONS[type].startsWith(op.summary ?? '-'), type);
+        assert.ok(op.description?.startsWith(WEBHOOK_EVENT_DESCRIPTIONS[type]), type);
+        // Nok's request carries a signature, not an API key.
+        assert.deepEqual(op.security, [], type);
+        assert.equal(op.requestBody?.required, true, type);
+        const body = webhookBody(type);
+        assert.equal(body.type, 'object', type);
+        assert.deepEqual(body.required, ['type', 'timestamp', 'data'], type);
+        assert.equal(
+          body.properties?.type?.const,
+          type,
+          `${type}: its body's type is the constant`,
+        );
+        assert.equal(body.properties?.timestamp?.format, 'date-time', type);
+      }
+      assert.equal(operationIds.size, WEBHOOK_EVENT_TYPES.length, 'operationIds are unique');
+      assert.equal(doc.webhooks['recipients.final']!.post!.operationId, 'webhook_recipientsFinal');
+    });
+
+    it('documents the Standard Webhooks headers and what an answer means on every webhook', () => {
+      for (const type of WEBHOOK_EVENT_TYPES) {
+        const op = doc.webhooks[type]!.post!;
+        const headers = Object.fromEntries(
+          (op.parameters ?? []).filter((p) => p.in === 'header').map((p) => [p.name, p]),
+        );
+        assert.deepEqual(
+          Object.keys(headers).sort(),
+          ['webhook-id', 'webhook-signature', 'webhook-timestamp'],
+          type,
+        );
+        for (const header of Object.values(headers)) {
+          assert.equal(header.required, true, `${type} ${header.name}`);
+          assert.equal(header.schema.type, 'string', `${type} ${header.name}`);
+          assert.ok((header.description ?? '').length > 40, `${type} ${header.name}`);
+        }
+        assert.match(headers['webhook-signature']!.description!, /HMAC-SHA256/);
+        assert.match(headers['webhook-signature']!.description!, /whsec_/);
+        assert.match(headers['webhook-timestamp']!.description!, /seconds/);
+        assert.ok(op.responses['2XX']?.description, `${type}: 2XX`);
+        assert.match(op.responses.default?.description ?? '', /NOK_WEBHOOK_RETRY_WINDOW_HOURS/);
+        assert.match(op.responses['410']?.description ?? '', /disables the endpoint/);
+      }
+    });
+
+    it("references the API's own components from the webhook bodies: one Message schema", () => {
+      const message =
+        doc.paths['/api/v2/sms/{uuid}']!.get!.responses['200']!.content!['application/json']!
+          .schema;
+      assert.equal(message.$ref, '#/components/schemas/Message');
+      for (const type of ['message.completed', 'message.released', 'message.cancelled']) {
+        assert.equal(webhookBody(type).properties?.data?.$ref, message.$ref, type);
+      }
+      assert.equal(
+        webhookBody('recipients.final').properties?.data?.$ref,
+        '#/components/schemas/RecipientsFinalData',
+      );
+    });
+
+    it('accepts, by its webhook schemas compiled as JSON Schema 2020-12, the bodies Nok posts', async () => {
+      const ajv = new Ajv2020({ strict: false, allErrors: true });
+      addFormats(ajv);
+      const id = 'https://nok.invalid/openapi.json';
+      ajv.addSchema(doc as object, id);
+      const validatorOf = (type: string) => {
+        const validate = ajv.getSchema(
+          `${id}#/webhooks/${type}/post/requestBody/content/application~1json/schema`,
+        );
+        assert.ok(validate, type);
+        return validate;
+      };
+
+      // A message and its recipients as the API answers them: the events carry the same.
+      const customer = await h.customer();
+      const { uuid } = await h.send(customer, {
+        sender: customer.sender,
+        content: 'Hello',
+        msisdns: ['0812345678', '0898765432'],
+      });
+      const message = (
+        await h.request({ method: 'GET', url: `/api/v2/sms/${uuid}`, key: customer.key })
+      ).json() as { refNo: string };
+      const recipients = (
+        await h.request({
+          method: 'GET',
+          url: `/api/v2/sms/${uuid}/recipients`,
+          key: customer.key,
+        })
+      ).json() as { data: unknown[] };
+      const data: Record<(typeof WEBHOOK_EVENT_TYPES)[number], unknown> = {
+        'recipients.final': {
+          messageUuid: uuid,
+          refNo: message.refNo,
+          recipients: recipients.data,
+        },
+        'message.completed': message,
+        'message.released': message,
+        'message.cancelled': message,
+        'sender.reviewed': { name: 'MYSHOP', decision: 'changes_requested', note: 'A document' },
+        'balance.low': { balance: 90, threshold: 100 },
+        'webhook.test': { endpointId: 'ep_abc', note: 'A test event from Nok.' },
+      };
+      for (const type of WEBHOOK_EVENT_TYPES) {
+        const validate = validatorOf(type);
+        const body = JSON.parse(eventBody(type, h.clock.now(), data[type])) as {
+          type: string;
+          data: unknown;
+        };
+        assert.ok(validate(body), `${type}: ${ajv.errorsText(validate.errors)}`);
+        const other = WEBHOOK_EVENT_TYPES.find((t) => t !== type)!;
+        assert.equal(validate({ ...body, type: other }), false, `${type} refuses type ${other}`);
+        assert.equal(validate({ ...body, data: undefined }), false, `${type} requires data`);
+      }
     });
 
     it('answers /docs with an HTML page, following a redirect if there is one', async () => {

@@ -1,8 +1,8 @@
 // A typed client for Nok's HTTP API (/api/v2). Its types are those of the document the server
 // serves (openapi.ts, generated); it uses only `fetch`, so it runs on Node 20+ and in browsers.
-import type { components, paths } from './openapi.js';
+import type { components, paths, webhooks } from './openapi.js';
 
-export type { components, paths } from './openapi.js';
+export type { components, paths, webhooks } from './openapi.js';
 
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 type Ok<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends {
@@ -313,3 +313,20 @@ async function errorOf(response: Response): Promise<NokError> {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export { verifyWebhook, WebhookVerificationError, type WebhookHeaders } from './webhooks.js';
+
+/** The types of the events Nok posts to a webhook endpoint. */
+export type WebhookEventType = keyof webhooks;
+/**
+ * The body of one event type, `{ type, timestamp, data }`, as the OpenAPI document's `webhooks`
+ * describes it.
+ */
+export type WebhookEventOf<T extends WebhookEventType> = webhooks[T]['post'] extends {
+  requestBody: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
+/**
+ * Any event Nok posts; `type` tells which, and narrows `data`:
+ * `const event = await verifyWebhook<WebhookEvent>(body, headers, secret)`.
+ */
+export type WebhookEvent = { [T in WebhookEventType]: WebhookEventOf<T> }[WebhookEventType];

@@ -1008,9 +1008,172 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'balance.low': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The account's balance fell under its low-balance threshold.
+     * @description The account's balance fell under its low-balance threshold.
+     *
+     *     Nok posts `{ type, timestamp, data }` to each enabled endpoint of the account that wants this type, signed as `webhook-signature` says (docs/webhooks.md).
+     */
+    post: operations['webhook_balanceLow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'message.cancelled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A scheduled message was cancelled and its credits returned.
+     * @description A scheduled message was cancelled and its credits returned.
+     *
+     *     Nok posts `{ type, timestamp, data }` to each enabled endpoint of the account that wants this type, signed as `webhook-signature` says (docs/webhooks.md).
+     */
+    post: operations['webhook_messageCancelled'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'message.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Every recipient of a message is final; `data` is the message with its `drSummary`.
+     * @description Every recipient of a message is final; `data` is the message with its `drSummary`.
+     *
+     *     Nok posts `{ type, timestamp, data }` to each enabled endpoint of the account that wants this type, signed as `webhook-signature` says (docs/webhooks.md).
+     */
+    post: operations['webhook_messageCompleted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'message.released': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A scheduled message was released for sending at its time.
+     * @description A scheduled message was released for sending at its time.
+     *
+     *     Nok posts `{ type, timestamp, data }` to each enabled endpoint of the account that wants this type, signed as `webhook-signature` says (docs/webhooks.md).
+     */
+    post: operations['webhook_messageReleased'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'recipients.final': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Recipients of one message reached a final status (success, failed, expired, timeout…).
+     * @description Recipients of one message reached a final status (success, failed, expired, timeout…). Many recipients in one event: up to NOK_WEBHOOK_BATCH_MAX, sent within NOK_WEBHOOK_BATCH_WAIT_MS of the first one's change.
+     *
+     *     Nok posts `{ type, timestamp, data }` to each enabled endpoint of the account that wants this type, signed as `webhook-signature` says (docs/webhooks.md).
+     */
+    post: operations['webhook_recipientsFinal'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'sender.reviewed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An administrator decided on a sender name's request.
+     * @description An administrator decided on a sender name's request.
+     *
+     *     Nok posts `{ type, timestamp, data }` to each enabled endpoint of the account that wants this type, signed as `webhook-signature` says (docs/webhooks.md).
+     */
+    post: operations['webhook_senderReviewed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A test event, sent from the console or `nok admin`.
+     * @description A test event, sent from the console or `nok admin`.
+     *
+     *     Nok posts `{ type, timestamp, data }` to each enabled endpoint of the account that wants this type, signed as `webhook-signature` says (docs/webhooks.md).
+     */
+    post: operations['webhook_webhookTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
+    BalanceLowData: {
+      balance: number;
+      threshold: number;
+    };
+    BalanceLowDataInput: {
+      balance: number;
+      threshold: number;
+    };
     Error: {
       /**
        * @description Machine-readable code; Nok sends one on every error.
@@ -1185,6 +1348,32 @@ export interface components {
       updatedAt: string;
       uuid: string;
     };
+    RecipientsFinalData: {
+      messageUuid: string;
+      /** @description Recipients of the message that reached a final status, up to NOK_WEBHOOK_BATCH_MAX (100) in one event. */
+      recipients: {
+        msisdn: string;
+        /** @description Position in the message; the cursor of `after`. */
+        seq: number;
+        /** @enum {string} */
+        status: 'pending' | 'success' | 'failed' | 'invalid' | 'blocked' | 'expired' | 'timeout';
+        updatedAt: string | null;
+      }[];
+      refNo: string;
+    };
+    RecipientsFinalDataInput: {
+      messageUuid: string;
+      /** @description Recipients of the message that reached a final status, up to NOK_WEBHOOK_BATCH_MAX (100) in one event. */
+      recipients: {
+        msisdn: string;
+        /** @description Position in the message; the cursor of `after`. */
+        seq: number;
+        /** @enum {string} */
+        status: 'pending' | 'success' | 'failed' | 'invalid' | 'blocked' | 'expired' | 'timeout';
+        updatedAt: string | null;
+      }[];
+      refNo: string;
+    };
     /** @description How the requested numbers were counted. */
     RecipientTally: {
       /** @description Blocklisted numbers: recipients with status blocked, not charged. */
@@ -1217,6 +1406,26 @@ export interface components {
       unique: number;
       valid: number;
     };
+    SenderReviewedData: {
+      /** @enum {string} */
+      decision: 'approved' | 'rejected' | 'changes_requested';
+      name: string;
+      note: string | null;
+    };
+    SenderReviewedDataInput: {
+      /** @enum {string} */
+      decision: 'approved' | 'rejected' | 'changes_requested';
+      name: string;
+      note: string | null;
+    };
+    WebhookTestData: {
+      endpointId: string;
+      note: string;
+    };
+    WebhookTestDataInput: {
+      endpointId: string;
+      note: string;
+    };
   };
   responses: never;
   parameters: never;
@@ -1225,4 +1434,435 @@ export interface components {
   pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  webhook_balanceLow: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id: the same at every attempt and for every endpoint that receives the event. De-duplicate by it: delivery is at least once.
+         * @example msg_2QxJ8mV0cB7kT1rYp4nL9sWd
+         */
+        'webhook-id': string;
+        /**
+         * @description One or more `v1,<signature>`, separated by spaces (Standard Webhooks v1). The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, the body byte for byte as received, keyed with the endpoint's secret: the base64 after `whsec_`, decoded. While a secret is being rotated there are two, one made with the new secret and one with the old, for NOK_WEBHOOK_SECRET_OVERLAP_HOURS: accept the request when any signature matches any secret you hold, and answer 400 when none does.
+         * @example v1,XDBS1Q0NND7e1wfxNKlS8n6cBF1x6Aqj5ssYapwbDOQ=
+         */
+        'webhook-signature': string;
+        /**
+         * @description Unix time, in seconds, of this attempt. Reject a request more than 5 minutes from your clock: an old request replayed.
+         * @example 1773454508
+         */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          data: components['schemas']['BalanceLowData'];
+          /**
+           * Format: date-time
+           * @description When the event happened.
+           */
+          timestamp: string;
+          /** @constant */
+          type: 'balance.low';
+        };
+      };
+    };
+    responses: {
+      /** @description Received. Answer any 2xx within NOK_WEBHOOK_TIMEOUT_MS (default 15 s) and do the work afterwards; the body of the answer is ignored. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: Nok disables the endpoint at once and posts nothing more to it until it is enabled again. Answer it only to mean "stop sending". */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer is a failed attempt, and so are no answer in time, a connection or TLS error and a redirect (never followed). A failed attempt is tried again with backoff and jitter: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h and then every 10 h, until NOK_WEBHOOK_RETRY_WINDOW_HOURS (default 72) after the event; then that delivery is given up. A 429 or 503 with Retry-After is tried again no sooner than it says. An endpoint failing for the whole window is disabled and the account’s owners are emailed. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_messageCancelled: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id: the same at every attempt and for every endpoint that receives the event. De-duplicate by it: delivery is at least once.
+         * @example msg_2QxJ8mV0cB7kT1rYp4nL9sWd
+         */
+        'webhook-id': string;
+        /**
+         * @description One or more `v1,<signature>`, separated by spaces (Standard Webhooks v1). The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, the body byte for byte as received, keyed with the endpoint's secret: the base64 after `whsec_`, decoded. While a secret is being rotated there are two, one made with the new secret and one with the old, for NOK_WEBHOOK_SECRET_OVERLAP_HOURS: accept the request when any signature matches any secret you hold, and answer 400 when none does.
+         * @example v1,XDBS1Q0NND7e1wfxNKlS8n6cBF1x6Aqj5ssYapwbDOQ=
+         */
+        'webhook-signature': string;
+        /**
+         * @description Unix time, in seconds, of this attempt. Reject a request more than 5 minutes from your clock: an old request replayed.
+         * @example 1773454508
+         */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A scheduled message cancelled. */
+          data: components['schemas']['Message'];
+          /**
+           * Format: date-time
+           * @description When the event happened.
+           */
+          timestamp: string;
+          /** @constant */
+          type: 'message.cancelled';
+        };
+      };
+    };
+    responses: {
+      /** @description Received. Answer any 2xx within NOK_WEBHOOK_TIMEOUT_MS (default 15 s) and do the work afterwards; the body of the answer is ignored. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: Nok disables the endpoint at once and posts nothing more to it until it is enabled again. Answer it only to mean "stop sending". */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer is a failed attempt, and so are no answer in time, a connection or TLS error and a redirect (never followed). A failed attempt is tried again with backoff and jitter: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h and then every 10 h, until NOK_WEBHOOK_RETRY_WINDOW_HOURS (default 72) after the event; then that delivery is given up. A 429 or 503 with Retry-After is tried again no sooner than it says. An endpoint failing for the whole window is disabled and the account’s owners are emailed. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_messageCompleted: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id: the same at every attempt and for every endpoint that receives the event. De-duplicate by it: delivery is at least once.
+         * @example msg_2QxJ8mV0cB7kT1rYp4nL9sWd
+         */
+        'webhook-id': string;
+        /**
+         * @description One or more `v1,<signature>`, separated by spaces (Standard Webhooks v1). The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, the body byte for byte as received, keyed with the endpoint's secret: the base64 after `whsec_`, decoded. While a secret is being rotated there are two, one made with the new secret and one with the old, for NOK_WEBHOOK_SECRET_OVERLAP_HOURS: accept the request when any signature matches any secret you hold, and answer 400 when none does.
+         * @example v1,XDBS1Q0NND7e1wfxNKlS8n6cBF1x6Aqj5ssYapwbDOQ=
+         */
+        'webhook-signature': string;
+        /**
+         * @description Unix time, in seconds, of this attempt. Reject a request more than 5 minutes from your clock: an old request replayed.
+         * @example 1773454508
+         */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The message once every recipient is final, with its drSummary. */
+          data: components['schemas']['Message'];
+          /**
+           * Format: date-time
+           * @description When the event happened.
+           */
+          timestamp: string;
+          /** @constant */
+          type: 'message.completed';
+        };
+      };
+    };
+    responses: {
+      /** @description Received. Answer any 2xx within NOK_WEBHOOK_TIMEOUT_MS (default 15 s) and do the work afterwards; the body of the answer is ignored. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: Nok disables the endpoint at once and posts nothing more to it until it is enabled again. Answer it only to mean "stop sending". */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer is a failed attempt, and so are no answer in time, a connection or TLS error and a redirect (never followed). A failed attempt is tried again with backoff and jitter: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h and then every 10 h, until NOK_WEBHOOK_RETRY_WINDOW_HOURS (default 72) after the event; then that delivery is given up. A 429 or 503 with Retry-After is tried again no sooner than it says. An endpoint failing for the whole window is disabled and the account’s owners are emailed. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_messageReleased: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id: the same at every attempt and for every endpoint that receives the event. De-duplicate by it: delivery is at least once.
+         * @example msg_2QxJ8mV0cB7kT1rYp4nL9sWd
+         */
+        'webhook-id': string;
+        /**
+         * @description One or more `v1,<signature>`, separated by spaces (Standard Webhooks v1). The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, the body byte for byte as received, keyed with the endpoint's secret: the base64 after `whsec_`, decoded. While a secret is being rotated there are two, one made with the new secret and one with the old, for NOK_WEBHOOK_SECRET_OVERLAP_HOURS: accept the request when any signature matches any secret you hold, and answer 400 when none does.
+         * @example v1,XDBS1Q0NND7e1wfxNKlS8n6cBF1x6Aqj5ssYapwbDOQ=
+         */
+        'webhook-signature': string;
+        /**
+         * @description Unix time, in seconds, of this attempt. Reject a request more than 5 minutes from your clock: an old request replayed.
+         * @example 1773454508
+         */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A scheduled message whose time came: it is now pending. */
+          data: components['schemas']['Message'];
+          /**
+           * Format: date-time
+           * @description When the event happened.
+           */
+          timestamp: string;
+          /** @constant */
+          type: 'message.released';
+        };
+      };
+    };
+    responses: {
+      /** @description Received. Answer any 2xx within NOK_WEBHOOK_TIMEOUT_MS (default 15 s) and do the work afterwards; the body of the answer is ignored. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: Nok disables the endpoint at once and posts nothing more to it until it is enabled again. Answer it only to mean "stop sending". */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer is a failed attempt, and so are no answer in time, a connection or TLS error and a redirect (never followed). A failed attempt is tried again with backoff and jitter: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h and then every 10 h, until NOK_WEBHOOK_RETRY_WINDOW_HOURS (default 72) after the event; then that delivery is given up. A 429 or 503 with Retry-After is tried again no sooner than it says. An endpoint failing for the whole window is disabled and the account’s owners are emailed. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_recipientsFinal: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id: the same at every attempt and for every endpoint that receives the event. De-duplicate by it: delivery is at least once.
+         * @example msg_2QxJ8mV0cB7kT1rYp4nL9sWd
+         */
+        'webhook-id': string;
+        /**
+         * @description One or more `v1,<signature>`, separated by spaces (Standard Webhooks v1). The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, the body byte for byte as received, keyed with the endpoint's secret: the base64 after `whsec_`, decoded. While a secret is being rotated there are two, one made with the new secret and one with the old, for NOK_WEBHOOK_SECRET_OVERLAP_HOURS: accept the request when any signature matches any secret you hold, and answer 400 when none does.
+         * @example v1,XDBS1Q0NND7e1wfxNKlS8n6cBF1x6Aqj5ssYapwbDOQ=
+         */
+        'webhook-signature': string;
+        /**
+         * @description Unix time, in seconds, of this attempt. Reject a request more than 5 minutes from your clock: an old request replayed.
+         * @example 1773454508
+         */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          data: components['schemas']['RecipientsFinalData'];
+          /**
+           * Format: date-time
+           * @description When the event happened.
+           */
+          timestamp: string;
+          /** @constant */
+          type: 'recipients.final';
+        };
+      };
+    };
+    responses: {
+      /** @description Received. Answer any 2xx within NOK_WEBHOOK_TIMEOUT_MS (default 15 s) and do the work afterwards; the body of the answer is ignored. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: Nok disables the endpoint at once and posts nothing more to it until it is enabled again. Answer it only to mean "stop sending". */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer is a failed attempt, and so are no answer in time, a connection or TLS error and a redirect (never followed). A failed attempt is tried again with backoff and jitter: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h and then every 10 h, until NOK_WEBHOOK_RETRY_WINDOW_HOURS (default 72) after the event; then that delivery is given up. A 429 or 503 with Retry-After is tried again no sooner than it says. An endpoint failing for the whole window is disabled and the account’s owners are emailed. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_senderReviewed: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id: the same at every attempt and for every endpoint that receives the event. De-duplicate by it: delivery is at least once.
+         * @example msg_2QxJ8mV0cB7kT1rYp4nL9sWd
+         */
+        'webhook-id': string;
+        /**
+         * @description One or more `v1,<signature>`, separated by spaces (Standard Webhooks v1). The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, the body byte for byte as received, keyed with the endpoint's secret: the base64 after `whsec_`, decoded. While a secret is being rotated there are two, one made with the new secret and one with the old, for NOK_WEBHOOK_SECRET_OVERLAP_HOURS: accept the request when any signature matches any secret you hold, and answer 400 when none does.
+         * @example v1,XDBS1Q0NND7e1wfxNKlS8n6cBF1x6Aqj5ssYapwbDOQ=
+         */
+        'webhook-signature': string;
+        /**
+         * @description Unix time, in seconds, of this attempt. Reject a request more than 5 minutes from your clock: an old request replayed.
+         * @example 1773454508
+         */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          data: components['schemas']['SenderReviewedData'];
+          /**
+           * Format: date-time
+           * @description When the event happened.
+           */
+          timestamp: string;
+          /** @constant */
+          type: 'sender.reviewed';
+        };
+      };
+    };
+    responses: {
+      /** @description Received. Answer any 2xx within NOK_WEBHOOK_TIMEOUT_MS (default 15 s) and do the work afterwards; the body of the answer is ignored. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: Nok disables the endpoint at once and posts nothing more to it until it is enabled again. Answer it only to mean "stop sending". */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer is a failed attempt, and so are no answer in time, a connection or TLS error and a redirect (never followed). A failed attempt is tried again with backoff and jitter: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h and then every 10 h, until NOK_WEBHOOK_RETRY_WINDOW_HOURS (default 72) after the event; then that delivery is given up. A 429 or 503 with Retry-After is tried again no sooner than it says. An endpoint failing for the whole window is disabled and the account’s owners are emailed. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_webhookTest: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description The event's id: the same at every attempt and for every endpoint that receives the event. De-duplicate by it: delivery is at least once.
+         * @example msg_2QxJ8mV0cB7kT1rYp4nL9sWd
+         */
+        'webhook-id': string;
+        /**
+         * @description One or more `v1,<signature>`, separated by spaces (Standard Webhooks v1). The signature is the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, the body byte for byte as received, keyed with the endpoint's secret: the base64 after `whsec_`, decoded. While a secret is being rotated there are two, one made with the new secret and one with the old, for NOK_WEBHOOK_SECRET_OVERLAP_HOURS: accept the request when any signature matches any secret you hold, and answer 400 when none does.
+         * @example v1,XDBS1Q0NND7e1wfxNKlS8n6cBF1x6Aqj5ssYapwbDOQ=
+         */
+        'webhook-signature': string;
+        /**
+         * @description Unix time, in seconds, of this attempt. Reject a request more than 5 minutes from your clock: an old request replayed.
+         * @example 1773454508
+         */
+        'webhook-timestamp': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          data: components['schemas']['WebhookTestData'];
+          /**
+           * Format: date-time
+           * @description When the event happened.
+           */
+          timestamp: string;
+          /** @constant */
+          type: 'webhook.test';
+        };
+      };
+    };
+    responses: {
+      /** @description Received. Answer any 2xx within NOK_WEBHOOK_TIMEOUT_MS (default 15 s) and do the work afterwards; the body of the answer is ignored. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: Nok disables the endpoint at once and posts nothing more to it until it is enabled again. Answer it only to mean "stop sending". */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer is a failed attempt, and so are no answer in time, a connection or TLS error and a redirect (never followed). A failed attempt is tried again with backoff and jitter: after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h and then every 10 h, until NOK_WEBHOOK_RETRY_WINDOW_HOURS (default 72) after the event; then that delivery is given up. A 429 or 503 with Retry-After is tried again no sooner than it says. An endpoint failing for the whole window is disabled and the account’s owners are emailed. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+}
