@@ -86,12 +86,12 @@ export async function runAdmin(
 
 async function withStore<T>(
   config: Config,
-  work: (store: Store, nowMs: number) => Promise<T>,
+  work: (store: Store, nowMs: number, config: Config) => Promise<T>,
 ): Promise<T> {
   const nowMs = systemClock.now();
   const { database } = await openMigratedDatabase(config.databaseUrl, { nowMs });
   try {
-    return await work(createStore(database.db), nowMs);
+    return await work(createStore(database.db), nowMs, config);
   } finally {
     await database.close();
   }
