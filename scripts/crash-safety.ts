@@ -2,7 +2,9 @@
 // while it delivers one send, at points spread over the delivery, and restarted each time.
 // Prints how many recipients ended final (none may be lost), how many parts the SMSC accepted
 // more than once (bounded by the parts in flight at each kill), and whether the credit ledger
-// still balances.
+// still balances. The killed process also delivers the account's webhooks to a receiver here:
+// every recipient's final status must reach it (with the status the API shows) and the message's
+// completion too; the events it received more than once (a kill during a request) are counted.
 //
 //   node --import tsx scripts/crash-safety.ts [--numbers=100000] [--kills=10] [--engine=sqlite|postgres]
 //
@@ -21,6 +23,9 @@ import { createAccount } from '../src/domain/accounts/create-account.js';
 import { SYSTEM_ACTOR } from '../src/domain/audit/audit-actor.js';
 import { startRuntime } from '../src/main.js';
 import { startSmsc } from '../src/smsc/start-smsc.js';
+import { LIMITS } from '../src/domain/limits.js';
+import { createWebhookEndpoint } from '../src/domain/webhooks/manage-endpoints.js';
+import { startWebhookReceiver } from '../test/support/webhook-receiver.js';
 import { BUILT_NOK, serverBuildProblem } from './server-build.mjs';
 
 const arg = (name: string, fallback: string) =>
@@ -86,6 +91,9 @@ const env = {
   // default minute, so the script runs in seconds; what it measures does not depend on it.
   NOK_DISPATCH_LEASE_MS: '5000',
   NOK_RATE_LIMIT_REQUESTS: '1000000',
+  // The receiver is on 127.0.0.1; a request the kill cuts short is leased for 2 × 2 s + 5 s.
+  NOK_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  NOK_WEBHOOK_TIMEOUT_MS: '2000',
 };
 
 // The API and the scheduler run here; the dispatcher is the child that gets killed.
@@ -108,6 +116,8 @@ await store.createApiKey({
   scopes: ['*'],
   nowMs: now,
 });
+const receiver = await startWebhookReceiver();
+await createWebhookEndpoint(store, { accountId: account.id, url: receiver.url, nowMs: now });
 const msisdns = Array.from({ length: NUMBERS }, (_, i) => `0${800_000_000 + i}`);
 const response = await fetch(`${runtime.url}/api/v2/sms/send`, {
   method: 'POST',
@@ -192,7 +202,51 @@ while ((counts.pending ?? 0) > 0 && Date.now() < deadline) {
   counts = await recipientCounts();
 }
 const seconds = (Date.now() - started) / 1000;
+
+// Every final status pushed: the last process delivers what the killed ones left.
+interface Pushed {
+  type: string;
+  data: { uuid?: string; recipients?: { seq: number; status: string }[] };
+}
+const pushed = () => receiver.received.map((r) => JSON.parse(r.body) as Pushed);
+const pushedFinals = () => {
+  const statuses = new Map<number, string[]>();
+  for (const event of pushed()) {
+    if (event.type !== 'recipients.final') continue;
+    for (const recipient of event.data.recipients ?? []) {
+      statuses.set(recipient.seq, [...(statuses.get(recipient.seq) ?? []), recipient.status]);
+    }
+  }
+  return statuses;
+};
+const webhookDeadline = Date.now() + 120_000;
+while (
+  (pushedFinals().size < NUMBERS || !pushed().some((e) => e.type === 'message.completed')) &&
+  Date.now() < webhookDeadline
+) {
+  await pause(250);
+}
 await kill();
+const finals = pushedFinals();
+const statusOf = new Map<number, string>();
+for (let after = 0; ;) {
+  const page = (await (
+    await fetch(
+      `${runtime.url}/api/v2/sms/${uuid}/recipients?after=${after}&limit=${LIMITS.recipientPageSize.max}`,
+      {
+        headers: { 'x-api-key': key.key },
+      },
+    )
+  ).json()) as { data: { seq: number; status: string }[]; hasMore: boolean; nextCursor: number };
+  for (const row of page.data) statusOf.set(row.seq, row.status);
+  if (!page.hasMore) break;
+  after = page.nextCursor;
+}
+const wrongStatus = [...finals].filter(([seq, s]) => s.some((x) => x !== statusOf.get(seq))).length;
+const ids = receiver.received.map((r) => String(r.headers['webhook-id']));
+const repeatedIds = ids.length - new Set(ids).size;
+const repeatedRecipients = [...finals.values()].reduce((n, s) => n + s.length - 1, 0);
+const completedEvents = pushed().filter((e) => e.type === 'message.completed').length;
 
 const destinations = new Set(smsc.stats.submits.map((s) => s.destinationAddr));
 const duplicates = smsc.stats.partsAccepted - destinations.size;
@@ -217,9 +271,17 @@ console.log(
   `receipts resent by SMSC   ${smsc.stats.receiptsResent}, dropped ${smsc.stats.receiptsDropped}`,
 );
 console.log(`seconds                   ${seconds.toFixed(1)}`);
+console.log(
+  `webhooks: final statuses  ${finals.size} of ${NUMBERS} received, ${wrongStatus} not as the API shows`,
+);
+console.log(
+  `webhooks: duplicates      ${repeatedIds} events (${repeatedRecipients} recipients) received again after a kill`,
+);
+console.log(`webhooks: completed      ${completedEvents} message.completed event(s)`);
 
 await runtime.stop();
 await smsc.close();
+await receiver.close();
 rmSync(dir, { recursive: true, force: true });
 if (schema) {
   const admin = new pg.Client({ connectionString: process.env.NOK_TEST_PG_URL });
@@ -232,6 +294,9 @@ const ok =
   final === NUMBERS &&
   duplicates <= KILLS * MAX_IN_FLIGHT &&
   smsc.stats.receiptsDropped === 0 &&
-  ledger === balance;
+  ledger === balance &&
+  finals.size === NUMBERS &&
+  wrongStatus === 0 &&
+  completedEvents >= 1;
 console.log(ok ? 'crash safety: OK' : 'crash safety: FAILED');
 process.exit(ok ? 0 : 1);
