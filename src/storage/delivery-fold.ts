@@ -187,7 +187,8 @@ export function foldCtes(
 
 /**
  * The fold written to the recipients' rows (PostgreSQL), as common table expressions to follow
- * `WITH RECURSIVE`, ending in `upd`: each written row's key (message_id, seq) and new status. `events` as for
+ * `WITH RECURSIVE`, ending in `upd`: each written row's key (message_id, seq), new status,
+ * msisdn and updated_at. `events` as for
  * `foldCtes`.
  *
  * A recipient with one event in the batch (the usual case: a batch of submit outcomes, or of
@@ -217,7 +218,7 @@ export function foldWriteCtes(
       FROM ev k
       WHERE k.n = 1 AND k.last = 1
         AND r.message_id = k.message_id AND r.seq = k.seq AND r.status = k.pending
-      RETURNING r.message_id, r.seq, r.status
+      RETURNING r.message_id, r.seq, r.status, r.msisdn, r.updated_at
     ), ${
       several
         ? sql`${recursiveCtes(nowMs, { lock: true, several: true })}, several AS (
@@ -227,7 +228,8 @@ export function foldWriteCtes(
         updated_at = f.updated_at
       FROM folded f
       WHERE recipients.message_id = f.message_id AND recipients.seq = f.seq
-      RETURNING recipients.message_id, recipients.seq, recipients.status
+      RETURNING recipients.message_id, recipients.seq, recipients.status, recipients.msisdn,
+        recipients.updated_at
     ), upd AS (
       SELECT * FROM once UNION ALL SELECT * FROM several
     )`

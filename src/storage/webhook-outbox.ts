@@ -15,13 +15,16 @@ const anyEndpoint = sql`EXISTS (SELECT 1 FROM webhook_endpoints WHERE enabled = 
 
 /**
  * PostgreSQL: common table expressions to follow `upd` (the fold's write: message_id, seq,
- * status of each row written) and `counted` (the counters, returning each one's new count).
+ * status, msisdn and updated_at of each row written) and `counted` (the counters, returning
+ * each one's new count). Each final recipient goes into the row whole (`FinalRecipient`): the
+ * fan-out reads no recipient.
  */
 export function outboxCtes(nowMs: unknown): RawBuilder<unknown> {
   return sql`hooked AS (
       INSERT INTO webhook_outbox (account_id, kind, payload, created_at)
       SELECT m.account_id, 'recipients.final',
-        CAST(json_agg(json_build_array(u.message_id, u.seq)) AS TEXT), CAST(${nowMs} AS BIGINT)
+        CAST(json_agg(json_build_array(u.message_id, u.seq, u.msisdn, u.status, u.updated_at))
+          AS TEXT), CAST(${nowMs} AS BIGINT)
       FROM upd u JOIN messages m ON m.id = u.message_id
       WHERE ${anyEndpoint} AND u.status <> 'pending'
       GROUP BY m.account_id
@@ -42,12 +45,15 @@ export function outboxStatements(db: Kysely<Tables>) {
     anyEndpoint: statement((_: Record<string, never>) =>
       sql<{ one: number }>`SELECT 1 AS one WHERE ${anyEndpoint}`.compile(db),
     ),
-    /** `finals`: a JSON array of [message id, seq]. */
+    /** `finals`: a JSON array of [message id, seq]; each row is read for its msisdn. */
     recipientsFinal: statement((p: { finals: string; nowMs: number }) =>
       sql`INSERT INTO webhook_outbox (account_id, kind, payload, created_at)
-        SELECT m.account_id, 'recipients.final', json_group_array(json(f.value)),
+        SELECT m.account_id, 'recipients.final',
+          json_group_array(json_array(r.message_id, r.seq, r.msisdn, r.status, r.updated_at)),
           CAST(${p.nowMs} AS BIGINT)
-        FROM json_each(${p.finals}) f JOIN messages m ON m.id = f.value ->> 0
+        FROM json_each(${p.finals}) f
+        JOIN recipients r ON r.message_id = f.value ->> 0 AND r.seq = f.value ->> 1
+        JOIN messages m ON m.id = r.message_id
         GROUP BY m.account_id
         HAVING ${wantsWebhooks(sql`m.account_id`)}`.compile(db),
     ),

@@ -217,7 +217,7 @@ export function webhooksStore(db: Db): WebhookQueueStore {
         .selectFrom('webhook_deliveries as d')
         .innerJoin('webhook_endpoints as p', 'p.id', 'd.endpoint_id')
         .select('d.id')
-        .where('d.state', '=', 'pending')
+        .where('d.state', '=', PENDING)
         .where('d.next_attempt_at', '<=', nowMs)
         .where('d.lease_until', '<=', nowMs)
         .where('p.enabled', '=', 1)
@@ -230,7 +230,7 @@ export function webhooksStore(db: Db): WebhookQueueStore {
         .updateTable('webhook_deliveries')
         .set({ lease_until: leaseUntil })
         .where('id', 'in', due)
-        .where('state', '=', 'pending')
+        .where('state', '=', PENDING)
         .where('lease_until', '<=', nowMs)
         .returning('id')
         .execute();
@@ -263,34 +263,40 @@ export function webhooksStore(db: Db): WebhookQueueStore {
       }));
     },
 
-    async recordWebhookAttempt(attempt) {
-      await db
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({
-          state: attempt.state,
-          attempts: eb('attempts', '+', 1),
-          next_attempt_at: attempt.nextAttemptAt,
-          lease_until: 0,
-          first_attempt_at: sql`coalesce(first_attempt_at, ${attempt.at})`,
-          last_attempt_at: attempt.at,
-          last_status_code: attempt.statusCode,
-          last_latency_ms: Math.round(attempt.latencyMs),
-          last_error: attempt.error,
-          last_response: attempt.response,
-        }))
-        .where('id', '=', attempt.deliveryId)
-        .execute();
-      // An endpoint is failing from its first failed attempt since its last success.
-      await db
-        .updateTable('webhook_endpoints')
-        .set(
-          attempt.state === 'delivered'
-            ? { failing_since: null }
-            : { failing_since: sql`coalesce(failing_since, ${attempt.at})` },
-        )
-        .where('id', '=', attempt.endpointId)
-        .where('failing_since', attempt.state === 'delivered' ? 'is not' : 'is', null)
-        .execute();
+    async recordWebhookAttempts(attempts) {
+      for (const attempt of attempts) {
+        await db
+          .updateTable('webhook_deliveries')
+          .set((eb) => ({
+            state: attempt.state,
+            attempts: eb('attempts', '+', 1),
+            next_attempt_at: attempt.nextAttemptAt,
+            lease_until: 0,
+            first_attempt_at: sql`coalesce(first_attempt_at, ${attempt.at})`,
+            last_attempt_at: attempt.at,
+            last_status_code: attempt.statusCode,
+            last_latency_ms: Math.round(attempt.latencyMs),
+            last_error: attempt.error,
+            last_response: attempt.response,
+          }))
+          .where('id', '=', attempt.deliveryId)
+          .execute();
+      }
+      // An endpoint is failing from its first failed attempt since its last success: its last
+      // attempt of the batch decides.
+      const last = new Map(attempts.map((attempt) => [attempt.endpointId, attempt]));
+      for (const [endpointId, attempt] of last) {
+        await db
+          .updateTable('webhook_endpoints')
+          .set(
+            attempt.state === 'delivered'
+              ? { failing_since: null }
+              : { failing_since: sql`coalesce(failing_since, ${attempt.at})` },
+          )
+          .where('id', '=', endpointId)
+          .where('failing_since', attempt.state === 'delivered' ? 'is not' : 'is', null)
+          .execute();
+      }
     },
 
     async webhookBacklog(nowMs) {
@@ -302,7 +308,7 @@ export function webhooksStore(db: Db): WebhookQueueStore {
         .selectFrom('webhook_deliveries as d')
         .innerJoin('webhook_endpoints as p', 'p.id', 'd.endpoint_id')
         .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('d.created_at').as('oldest')])
-        .where('d.state', '=', 'pending')
+        .where('d.state', '=', PENDING)
         .where('d.next_attempt_at', '<=', nowMs)
         .where('p.enabled', '=', 1)
         .executeTakeFirstOrThrow();
@@ -324,6 +330,12 @@ export function webhooksStore(db: Db): WebhookQueueStore {
     },
   };
 }
+
+/**
+ * `pending` as a literal in the SQL, not a parameter: SQLite uses the partial index of due
+ * deliveries (`WHERE state = 'pending'`) only for a query that names that very value.
+ */
+const PENDING = sql.lit('pending');
 
 function toEndpoint(row: Row<'webhook_endpoints'>): WebhookEndpoint {
   return {

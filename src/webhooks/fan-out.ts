@@ -9,16 +9,17 @@ import type { WebhookEventType } from '../domain/webhooks/event-types.js';
 import { completeCounts } from '../domain/messages/get-message.js';
 import type { Message, MessageStore } from '../domain/messages/message-store.js';
 import type { RecipientStore } from '../domain/recipients/recipient-store.js';
-import type { Transactor } from '../domain/transactor.js';
 import { eventBody, newEventId } from '../domain/webhooks/event-body.js';
 import type {
+  FinalRecipient,
   NewWebhookEvent,
   OutboxRow,
   WebhookEndpoint,
   WebhookQueueStore,
 } from '../domain/webhooks/webhook-store.js';
 
-export type FanOutStore = Transactor<WebhookQueueStore & RecipientStore & MessageStore>;
+/** What the fan-out reads and writes, in its caller's transaction. */
+export type FanOutStore = WebhookQueueStore & RecipientStore & MessageStore;
 
 export interface FanOutOptions {
   readonly nowMs: number;
@@ -40,116 +41,113 @@ export interface FanOutResult {
   readonly full: boolean;
 }
 
-export async function fanOut(store: FanOutStore, options: FanOutOptions): Promise<FanOutResult> {
+/** Runs in the caller's transaction (`tx`), which takes the outbox rows and writes the events. */
+export async function fanOut(tx: FanOutStore, options: FanOutOptions): Promise<FanOutResult> {
   const { nowMs, batchMax, batchWaitMs, limit } = options;
-  return store.transaction(async (tx) => {
-    const rows = await tx.takeWebhookOutbox(limit);
-    const { ready, waitingSince } = readyRows(rows, { nowMs, batchMax, batchWaitMs });
-    if (ready.length === 0) return { done: 0, events: 0, waitingSince, full: rows.length >= limit };
+  const rows = await tx.takeWebhookOutbox(limit);
+  const { ready, waitingSince } = readyRows(rows, { nowMs, batchMax, batchWaitMs });
+  if (ready.length === 0) return { done: 0, events: 0, waitingSince, full: rows.length >= limit };
 
-    const endpoints = new Map<number, WebhookEndpoint[]>();
-    for (const accountId of new Set(ready.map((row) => row.accountId))) {
-      const enabled = (await tx.listWebhookEndpoints(accountId)).filter((e) => e.enabled);
-      endpoints.set(accountId, enabled);
+  const endpoints = new Map<number, WebhookEndpoint[]>();
+  for (const accountId of new Set(ready.map((row) => row.accountId))) {
+    const enabled = (await tx.listWebhookEndpoints(accountId)).filter((e) => e.enabled);
+    endpoints.set(accountId, enabled);
+  }
+  const wanting = (accountId: number, type: WebhookEventType) =>
+    (endpoints.get(accountId) ?? [])
+      .filter((e) => e.eventTypes.length === 0 || e.eventTypes.includes(type))
+      .map((e) => e.id);
+
+  const messageIds = new Set<number>();
+  for (const row of ready) {
+    if (wanting(row.accountId, row.entry.kind).length === 0) continue;
+    if (row.entry.kind === 'recipients.final') {
+      for (const [messageId] of row.entry.payload) messageIds.add(messageId);
+    } else if ('messageId' in row.entry.payload) {
+      messageIds.add(row.entry.payload.messageId);
     }
-    const wanting = (accountId: number, type: WebhookEventType) =>
-      (endpoints.get(accountId) ?? [])
-        .filter((e) => e.eventTypes.length === 0 || e.eventTypes.includes(type))
-        .map((e) => e.id);
+  }
+  const messages = new Map(
+    (await tx.messagesById([...messageIds])).map((message) => [message.id, message]),
+  );
 
-    const messageIds = new Set<number>();
-    for (const row of ready) {
-      if (wanting(row.accountId, row.entry.kind).length === 0) continue;
-      if (row.entry.kind === 'recipients.final') {
-        for (const [messageId] of row.entry.payload) messageIds.add(messageId);
-      } else if ('messageId' in row.entry.payload) {
-        messageIds.add(row.entry.payload.messageId);
+  const events: NewWebhookEvent[] = [];
+  const add = <T extends WebhookEventType>(
+    row: { accountId: number; createdAt: number },
+    type: T,
+    data: WebhookEventData<T>,
+    dedupeKey: string | null = null,
+  ) => {
+    events.push({
+      uid: newEventId(),
+      accountId: row.accountId,
+      type,
+      body: eventBody(type, row.createdAt, data),
+      dedupeKey,
+      endpointIds: wanting(row.accountId, type),
+      createdAt: nowMs,
+    });
+  };
+
+  // Recipients: every row of an account together, by message, batchMax a event.
+  const finals = new Map<number, { row: OutboxRow; recipients: FinalRecipient[] }>();
+  for (const row of ready) {
+    const { entry } = row;
+    if (wanting(row.accountId, entry.kind).length === 0) continue;
+    switch (entry.kind) {
+      case 'recipients.final':
+        for (const recipient of entry.payload) {
+          let message = finals.get(recipient[0]);
+          if (!message) finals.set(recipient[0], (message = { row, recipients: [] }));
+          message.recipients.push(recipient);
+        }
+        break;
+      case 'message.completed': {
+        const message = messages.get(entry.payload.messageId);
+        if (!message) break;
+        const counts = completeCounts(await tx.messageCountsByUuid(message.uuid), message.status);
+        const complete =
+          (message.status === 'sent' || message.status === 'failed') &&
+          (counts.get('pending') ?? 0) === 0;
+        if (complete) {
+          add(row, 'message.completed', presentMessage(message, counts), `completed:${message.id}`);
+        }
+        break;
       }
+      case 'message.released':
+      case 'message.cancelled': {
+        const message = messages.get(entry.payload.messageId);
+        if (message) add(row, entry.kind, await presentWithCounts(tx, message));
+        break;
+      }
+      case 'sender.reviewed':
+        add(row, 'sender.reviewed', entry.payload);
+        break;
+      case 'balance.low':
+        add(row, 'balance.low', entry.payload);
+        break;
     }
-    const messages = new Map(
-      (await tx.messagesById([...messageIds])).map((message) => [message.id, message]),
-    );
-
-    const events: NewWebhookEvent[] = [];
-    const add = <T extends WebhookEventType>(
-      row: { accountId: number; createdAt: number },
-      type: T,
-      data: WebhookEventData<T>,
-      dedupeKey: string | null = null,
-    ) => {
-      events.push({
-        uid: newEventId(),
-        accountId: row.accountId,
-        type,
-        body: eventBody(type, row.createdAt, data),
-        dedupeKey,
-        endpointIds: wanting(row.accountId, type),
-        createdAt: nowMs,
+  }
+  for (const [messageId, { row, recipients }] of finals) {
+    const message = messages.get(messageId);
+    if (!message) continue;
+    recipients.sort((a, b) => a[1] - b[1]);
+    for (let i = 0; i < recipients.length; i += batchMax) {
+      add(row, 'recipients.final', {
+        messageUuid: message.uuid,
+        refNo: message.refNo,
+        recipients: recipients
+          .slice(i, i + batchMax)
+          .map(([, seq, msisdn, status, updatedAt]) =>
+            presentRecipient({ seq, msisdn, status, updatedAt: Number(updatedAt) }),
+          ),
       });
-    };
-
-    // Recipients: every row of an account together, by message, batchMax a event.
-    const finals = new Map<number, { row: OutboxRow; seqs: number[] }>();
-    for (const row of ready) {
-      const { entry } = row;
-      if (wanting(row.accountId, entry.kind).length === 0) continue;
-      switch (entry.kind) {
-        case 'recipients.final':
-          for (const [messageId, seq] of entry.payload) {
-            let message = finals.get(messageId);
-            if (!message) finals.set(messageId, (message = { row, seqs: [] }));
-            message.seqs.push(seq);
-          }
-          break;
-        case 'message.completed': {
-          const message = messages.get(entry.payload.messageId);
-          if (!message) break;
-          const counts = completeCounts(await tx.messageCountsByUuid(message.uuid), message.status);
-          const complete =
-            (message.status === 'sent' || message.status === 'failed') &&
-            (counts.get('pending') ?? 0) === 0;
-          if (complete) {
-            add(
-              row,
-              'message.completed',
-              presentMessage(message, counts),
-              `completed:${message.id}`,
-            );
-          }
-          break;
-        }
-        case 'message.released':
-        case 'message.cancelled': {
-          const message = messages.get(entry.payload.messageId);
-          if (message) add(row, entry.kind, await presentWithCounts(tx, message));
-          break;
-        }
-        case 'sender.reviewed':
-          add(row, 'sender.reviewed', entry.payload);
-          break;
-        case 'balance.low':
-          add(row, 'balance.low', entry.payload);
-          break;
-      }
     }
-    for (const [messageId, { row, seqs }] of finals) {
-      const message = messages.get(messageId);
-      if (!message) continue;
-      const unique = [...new Set(seqs)].sort((a, b) => a - b);
-      for (let i = 0; i < unique.length; i += batchMax) {
-        const recipients = await tx.recipientsBySeq(messageId, unique.slice(i, i + batchMax));
-        add(row, 'recipients.final', {
-          messageUuid: message.uuid,
-          refNo: message.refNo,
-          recipients: recipients.map(presentRecipient),
-        });
-      }
-    }
+  }
 
-    const stored = await tx.insertWebhookEvents(events);
-    await tx.deleteWebhookOutbox(ready.map((row) => row.id));
-    return { done: ready.length, events: stored, waitingSince, full: rows.length >= limit };
-  });
+  const stored = await tx.insertWebhookEvents(events);
+  await tx.deleteWebhookOutbox(ready.map((row) => row.id));
+  return { done: ready.length, events: stored, waitingSince, full: rows.length >= limit };
 }
 
 /** The message as GET shows it: with its drSummary once it is complete. */

@@ -9,20 +9,22 @@ import type { WebhookSettings } from '../domain/webhooks/webhook-settings.js';
 import type { Clock } from '../domain/clock.js';
 import type { Outbox } from '../domain/mail/mailer.js';
 import type { Timer, Timers } from '../domain/timers.js';
+import type { Transactor } from '../domain/transactor.js';
 import type { UserStore } from '../domain/users/user-store.js';
 import { nextAttempt } from '../domain/webhooks/retry-schedule.js';
 import type {
+  AttemptRecord,
   ClaimedDelivery,
   WebhookEndpoint,
   WebhookQueueStore,
 } from '../domain/webhooks/webhook-store.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { fanOut, type FanOutStore } from './fan-out.js';
+import { fanOut, type FanOutResult, type FanOutStore } from './fan-out.js';
 import { postWebhook, type WebhookPost, type WebhookPostResult } from './post-webhook.js';
 import { webhookSignature } from './sign.js';
 
 export interface WebhookDelivererOptions {
-  readonly store: FanOutStore & WebhookQueueStore & UserStore;
+  readonly store: Transactor<FanOutStore> & WebhookQueueStore & UserStore;
   readonly clock: Clock;
   readonly timers: Timers;
   readonly logger: Logger;
@@ -53,6 +55,19 @@ export interface WebhookDeliverer {
 const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 5_000;
 /** Outbox rows one fan-out transaction takes at most. */
 const FAN_OUT_ROWS = 500;
+/**
+ * How often the outbox is fanned out at most: each fan-out is a transaction, and a turn comes
+ * at every request's end.
+ */
+const fanOutEveryMs = 50;
+/** How long after a request ends the loop waits for others to end with it. */
+const WAKE_COALESCE_MS = 5;
+
+interface Finished {
+  readonly delivery: ClaimedDelivery;
+  readonly result: WebhookPostResult;
+  readonly attempt: AttemptRecord;
+}
 
 export function startWebhookDeliverer(options: WebhookDelivererOptions): WebhookDeliverer {
   const { store, clock, timers, logger, settings } = options;
@@ -60,6 +75,9 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
   const random = options.random ?? Math.random;
   const pollMs = options.pollMs ?? 200;
   const inFlight = new Set<Promise<void>>();
+  /** Attempts made and not yet written: the next turn writes them in one transaction. */
+  let finished: Finished[] = [];
+  let fanOutDueAt = 0;
   let stopped = false;
   let wakeUp: (() => void) | undefined;
   let failures = 0;
@@ -79,41 +97,63 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
     }
   })();
 
-  /** One fan-out and one claim; true when either found work. */
+  /**
+   * One transaction (one commit: on SQLite each is a sync to disk, and the delivery path waits
+   * for the connection meanwhile): writes the attempts made since the last turn, fans the outbox
+   * out (at most every `fanOutEveryMs`, sooner while it finds full batches), and claims what the
+   * free slots can take. Then posts what it claimed; true when there was any work.
+   */
   async function turn(): Promise<boolean> {
-    let worked = false;
-    for (;;) {
-      const fan = await fanOut(store, {
-        nowMs: clock.now(),
-        batchMax: settings.batchMax,
-        batchWaitMs: settings.batchWaitMs,
-        limit: FAN_OUT_ROWS,
-      });
-      worked ||= fan.done > 0;
-      if (!fan.full || fan.done === 0) break;
-    }
+    const batch = finished;
+    finished = [];
     const room = settings.concurrency - inFlight.size;
-    if (room <= 0) return worked;
-    const nowMs = clock.now();
-    const claimed = await store.claimWebhookDeliveries({
-      nowMs,
-      leaseUntil: nowMs + leaseMs(settings.timeoutMs),
-      limit: room,
-    });
+    const fanOutNow = clock.now() >= fanOutDueAt;
+    let fan: FanOutResult | null = null;
+    let claimed: ClaimedDelivery[];
+    try {
+      claimed = await store.transaction(async (tx) => {
+        if (batch.length > 0) await tx.recordWebhookAttempts(batch.map((f) => f.attempt));
+        if (fanOutNow) {
+          fan = await fanOut(tx, {
+            nowMs: clock.now(),
+            batchMax: settings.batchMax,
+            batchWaitMs: settings.batchWaitMs,
+            limit: FAN_OUT_ROWS,
+          });
+        }
+        if (room <= 0) return [];
+        const nowMs = clock.now();
+        return tx.claimWebhookDeliveries({
+          nowMs,
+          leaseUntil: nowMs + leaseMs(settings.timeoutMs),
+          limit: room,
+        });
+      });
+    } catch (error) {
+      // Written at the next turn; until then their leases keep the deliveries.
+      finished = [...batch, ...finished];
+      throw error;
+    }
+    const fanned = fan as FanOutResult | null;
+    if (fanOutNow) {
+      fanOutDueAt = fanned?.full && fanned.done > 0 ? 0 : clock.now() + fanOutEveryMs;
+    }
     for (const delivery of claimed) {
       const attempt = deliver(delivery)
         .catch((error: unknown) =>
-          logger.error({ err: error, delivery: delivery.id }, 'recording a webhook attempt failed'),
+          logger.error({ err: error, delivery: delivery.id }, 'posting a webhook failed'),
         )
         .finally(() => {
           inFlight.delete(attempt);
-          wake();
+          wakeSoon();
         });
       inFlight.add(attempt);
     }
-    return worked || claimed.length > 0;
+    await afterRecorded(batch);
+    return batch.length > 0 || (fanned?.done ?? 0) > 0 || claimed.length > 0;
   }
 
+  /** Posts one delivery; its outcome waits in `finished` for the next turn to write. */
   async function deliver(delivery: ClaimedDelivery): Promise<void> {
     const { endpoint } = delivery;
     const sentAt = clock.now();
@@ -135,10 +175,9 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
       allowPrivate: settings.allowPrivateTargets,
     });
     const at = clock.now();
-    const gone = result.statusCode === 410;
     const next = result.ok
       ? { state: 'delivered' as const, nextAttemptAt: at }
-      : gone
+      : result.statusCode === 410
         ? { state: 'failed' as const, nextAttemptAt: at }
         : nextAttempt({
             attempts: delivery.attempts + 1,
@@ -148,35 +187,51 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
             retryAfterMs: result.retryAfterMs,
             random: random(),
           });
-    await store.recordWebhookAttempt({
-      deliveryId: delivery.id,
-      endpointId: endpoint.id,
-      at,
-      statusCode: result.statusCode,
-      latencyMs: result.latencyMs,
-      error: result.error,
-      response: result.response,
-      ...next,
+    finished.push({
+      delivery,
+      result,
+      attempt: {
+        deliveryId: delivery.id,
+        endpointId: endpoint.id,
+        at,
+        statusCode: result.statusCode,
+        latencyMs: result.latencyMs,
+        error: result.error,
+        response: result.response,
+        ...next,
+      },
     });
-    options.metrics?.webhookAttempts.inc({
-      outcome: next.state === 'pending' ? 'retry' : next.state,
-    });
-    if (result.ok) return;
-    logger.info(
-      { endpoint: endpoint.uuid, event: delivery.eventUid, error: result.error, next: next.state },
-      'a webhook attempt failed',
-    );
-    // Failing through the whole window: with no success since this delivery's first attempt,
-    // now that it is given up, or for a window's length whatever the events.
-    const failingSince = endpoint.failingSince ?? at;
-    if (gone) {
-      await disable(endpoint, 'the endpoint answered 410 Gone', at);
-    } else if (
-      (next.state === 'failed' && failingSince <= (delivery.firstAttemptAt ?? at)) ||
-      at - failingSince >= settings.retryWindowMs
-    ) {
-      const since = new Date(failingSince).toISOString();
-      await disable(endpoint, `every delivery failed since ${since}`, at);
+  }
+
+  /** Counts the attempts written and acts on the failures: a 410, a window of failures. */
+  async function afterRecorded(batch: readonly Finished[]): Promise<void> {
+    for (const { delivery, result, attempt } of batch) {
+      options.metrics?.webhookAttempts.inc({
+        outcome: attempt.state === 'pending' ? 'retry' : attempt.state,
+      });
+      if (result.ok) continue;
+      const { endpoint } = delivery;
+      logger.info(
+        {
+          endpoint: endpoint.uuid,
+          event: delivery.eventUid,
+          error: result.error,
+          next: attempt.state,
+        },
+        'a webhook attempt failed',
+      );
+      // Failing through the whole window: with no success since this delivery's first attempt,
+      // now that it is given up, or for a window's length whatever the events.
+      const failingSince = endpoint.failingSince ?? attempt.at;
+      if (result.statusCode === 410) {
+        await disable(endpoint, 'the endpoint answered 410 Gone', attempt.at);
+      } else if (
+        (attempt.state === 'failed' && failingSince <= (delivery.firstAttemptAt ?? attempt.at)) ||
+        attempt.at - failingSince >= settings.retryWindowMs
+      ) {
+        const since = new Date(failingSince).toISOString();
+        await disable(endpoint, `every delivery failed since ${since}`, attempt.at);
+      }
     }
   }
 
@@ -219,6 +274,19 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
     wakeUp?.();
   }
 
+  /**
+   * Wakes the loop shortly after a request ends, so that requests ending together are written
+   * in one turn; at once when none is left in flight.
+   */
+  let soon: Timer | undefined;
+  function wakeSoon(): void {
+    if (inFlight.size === 0) return wake();
+    soon ??= timers.after(WAKE_COALESCE_MS, () => {
+      soon = undefined;
+      wake();
+    });
+  }
+
   return {
     wake,
     async stop() {
@@ -226,6 +294,18 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
       wake();
       await loop;
       await Promise.all(inFlight);
+      soon?.clear();
+      if (finished.length > 0) {
+        const batch = finished;
+        await store
+          .transaction((tx) => tx.recordWebhookAttempts(batch.map((f) => f.attempt)))
+          .catch((error: unknown) =>
+            logger.warn(
+              { err: error },
+              'the last webhook attempts were not written; their deliveries are posted again',
+            ),
+          );
+      }
     },
   };
 }

@@ -1,17 +1,18 @@
+import type { RecipientStatus } from '../statuses.js';
 import type { Message } from '../messages/message-store.js';
 import type { WebhookEventType } from './event-types.js';
 
 /**
  * What an outbox row says happened, by kind (docs/adr/0049). Rows are written in the transaction
- * of their cause and carry references, not rendered bodies: the fan-out renders each event's
- * data when it turns rows into events, from rows that no longer change by then (a final
- * recipient, a cancelled message) or as they are then (a message released).
+ * of their cause and carry what the fan-out needs to render each event's data: the final
+ * recipients themselves (they never change again), or references to what it reads then (a
+ * message, as it is then).
  */
 export type OutboxEntry =
   | {
       readonly kind: 'recipients.final';
-      /** [message id, seq] of each recipient the batch made final. */
-      readonly payload: readonly (readonly [number, number])[];
+      /** Each recipient the batch made final, as it is from then on. */
+      readonly payload: readonly FinalRecipient[];
     }
   | {
       /** A message that may have just completed: the fan-out checks, once per message. */
@@ -34,6 +35,9 @@ export type OutboxEntry =
       readonly kind: 'balance.low';
       readonly payload: { readonly balance: number; readonly threshold: number };
     };
+
+/** [message id, seq, msisdn, status, updated at]: a final recipient, which never changes. */
+export type FinalRecipient = readonly [number, number, string, RecipientStatus, number];
 
 export interface OutboxRow {
   readonly id: number;
@@ -179,7 +183,8 @@ export interface WebhookQueueStore extends WebhookEndpointStore {
     leaseUntil: number;
     limit: number;
   }): Promise<ClaimedDelivery[]>;
-  recordWebhookAttempt(attempt: AttemptRecord): Promise<void>;
+  /** Writes attempts' outcomes (on a store bound to a transaction: in it). */
+  recordWebhookAttempts(attempts: readonly AttemptRecord[]): Promise<void>;
   /** Outbox rows and due deliveries waiting, and the oldest one's time. */
   webhookBacklog(nowMs: number): Promise<{ depth: number; oldestAt: number | null }>;
   /** The messages an outbox names (any account's), for the fan-out to render. */
