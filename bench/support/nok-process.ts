@@ -13,6 +13,8 @@ export interface NokServer {
     credits: number,
     blocked: readonly string[],
   ): Promise<{ key: string; sender: string; accountId: number }>;
+  /** Points the account's webhook endpoint at `url`, enabled or not (made at the first call). */
+  setWebhook(accountId: number, url: string, enabled: boolean): Promise<void>;
   /** The child's peak resident set (VmHWM) since it started or since the last reset, in bytes. */
   peakRssBytes(): number;
   rssBytes(): number;
@@ -59,6 +61,11 @@ export async function startNokServer(env: Record<string, string>): Promise<NokSe
       const answer = await nextMessage(child, exited);
       if (answer.type !== 'seeded') throw new Error(`seeding failed: ${describe(answer)}`);
       return { key: answer.key, sender: answer.sender, accountId: answer.accountId };
+    },
+    async setWebhook(accountId, url, enabled) {
+      child.send({ type: 'webhook', accountId, url, enabled } satisfies ParentMessage);
+      const answer = await nextMessage(child, exited);
+      if (answer.type !== 'webhook-set') throw new Error(`webhook failed: ${describe(answer)}`);
     },
     peakRssBytes: () => statusKb(pid, 'VmHWM') * 1024,
     rssBytes: () => statusKb(pid, 'VmRSS') * 1024,

@@ -3,6 +3,8 @@
 // `startNokServer` (nok-process.ts) with `fork`; talks to its parent over the IPC channel:
 //
 //   parent → { type: 'seed', credits, blocked }   child → { type: 'seeded', key, sender, accountId }
+//   parent → { type: 'webhook', accountId, url, enabled }   child → { type: 'webhook-set' }
+//            (the account's one endpoint: made at the first, enabled or disabled after)
 //   parent → { type: 'stop' }                      child stops the runtime and exits
 //
 // The settings come from the environment like `nok start`: NOK_DATABASE_URL, NOK_PORT, ….
@@ -13,9 +15,19 @@ import { SYSTEM_ACTOR } from '../../src/domain/audit/audit-actor.js';
 import { hashPassword } from '../../src/domain/users/passwords.js';
 import { BENCH_OWNER } from './bench-owner.js';
 import { startRuntime, type Runtime } from '../../src/main.js';
+import {
+  createWebhookEndpoint,
+  updateWebhookEndpoint,
+} from '../../src/domain/webhooks/manage-endpoints.js';
 
 export type ParentMessage =
   | { readonly type: 'seed'; readonly credits: number; readonly blocked: readonly string[] }
+  | {
+      readonly type: 'webhook';
+      readonly accountId: number;
+      readonly url: string;
+      readonly enabled: boolean;
+    }
   | { readonly type: 'stop' };
 
 export type ChildMessage =
@@ -26,6 +38,7 @@ export type ChildMessage =
       readonly sender: string;
       readonly accountId: number;
     }
+  | { readonly type: 'webhook-set' }
   | { readonly type: 'failed'; readonly error: string };
 
 function send(message: ChildMessage): void {
@@ -68,12 +81,24 @@ async function seed(runtime: Runtime, credits: number, blocked: readonly string[
   return { key: generated.key, sender, accountId: account.id };
 }
 
+/** The account's one webhook endpoint to `url`, made at the first call, then enabled or not. */
+async function setWebhook(runtime: Runtime, accountId: number, url: string, enabled: boolean) {
+  const nowMs = Date.now();
+  const [endpoint] = await runtime.store.listWebhookEndpoints(accountId);
+  if (!endpoint) {
+    await createWebhookEndpoint(runtime.store, { accountId, url, enabled, nowMs });
+  } else {
+    await updateWebhookEndpoint(runtime.store, { accountId }, endpoint.uuid, { enabled }, nowMs);
+  }
+}
+
 async function main(): Promise<void> {
   // NOK_BENCH_DISPATCHER=1 adds the dispatcher role (delivering to NOK_CARRIERS_FILE).
   const runtime = await startRuntime(loadConfig(process.env), {
     api: true,
     scheduler: true,
     dispatcher: process.env.NOK_BENCH_DISPATCHER === '1',
+    webhooks: process.env.NOK_BENCH_DISPATCHER === '1',
   });
   let stopping = false;
   const stop = async (code: number) => {
@@ -84,7 +109,12 @@ async function main(): Promise<void> {
   };
   process.on('message', (message: ParentMessage) => {
     if (message.type === 'stop') void stop(0);
-    else if (message.type === 'seed') {
+    else if (message.type === 'webhook') {
+      setWebhook(runtime, message.accountId, message.url, message.enabled).then(
+        () => send({ type: 'webhook-set' }),
+        (error: unknown) => send({ type: 'failed', error: String(error) }),
+      );
+    } else if (message.type === 'seed') {
       seed(runtime, message.credits, message.blocked).then(
         (seeded) => send({ type: 'seeded', ...seeded }),
         (error: unknown) => send({ type: 'failed', error: String(error) }),

@@ -1,0 +1,186 @@
+// What webhooks cost delivery, on one engine (NOK_BENCH_ENGINE=sqlite|postgres): sends of
+// NOK_BENCH_DELIVERY_NUMBERS (default 100,000) numbers delivered end to end as in
+// delivery.bench.ts (a Nok child with the API, the scheduler, the dispatcher and the webhook
+// deliverer; the built-in SMSC in a process of its own, receipts at once), alternately without
+// a webhook endpoint and with one on a receiver of this process on 127.0.0.1 (rounds A B A B, so
+// that the machine's drift falls on both). Each round prints recipients per second (the send's
+// request → no recipient pending) and Nok's CPU per recipient; a round with the endpoint also
+// waits for every recipient's final status at the receiver and prints when the last came and
+// how many requests carried them. Then the ratios, with the machine's load average.
+//
+//   node --import tsx bench/webhook-delivery.bench.ts
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchEngine, createBenchDatabase } from './support/bench-database.js';
+import { HttpClient } from './support/http-client.js';
+import { startNokServer } from './support/nok-process.js';
+import { machineCaveat, record } from './support/report.js';
+import { startSmscProcess } from './support/smsc-process.js';
+
+const BENCH = 'webhook-delivery';
+const NUMBERS = Number(process.env.NOK_BENCH_DELIVERY_NUMBERS ?? 100_000);
+const ROUNDS = Number(process.env.NOK_BENCH_WEBHOOK_ROUNDS ?? 2);
+const POLL_MS = 100;
+const TIMEOUT_MS = 10 * 60_000;
+
+const { engine, pgUrl } = benchEngine();
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+
+console.log(`== ${BENCH} (${engine}): ${NUMBERS} recipients, without and with a webhook endpoint`);
+console.log(machineCaveat());
+
+// The receiver: counts the recipients of `recipients.final` events as they come.
+let received = 0;
+let requests = 0;
+let lastAt = 0;
+const receiver = createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    const event = JSON.parse(Buffer.concat(chunks).toString()) as {
+      type: string;
+      data: { recipients?: unknown[] };
+    };
+    requests++;
+    if (event.type === 'recipients.final') received += event.data.recipients!.length;
+    lastAt = nowMs();
+    response.writeHead(204).end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+
+const database = await createBenchDatabase(engine, pgUrl);
+const smsc = await startSmscProcess({ preset: 'happy' });
+const dir = mkdtempSync(join(tmpdir(), 'nok-bench-webhooks-'));
+const carriersFile = join(dir, 'carriers.json');
+writeFileSync(
+  carriersFile,
+  JSON.stringify({
+    carriers: [
+      {
+        name: 'sim',
+        host: '127.0.0.1',
+        port: smsc.port,
+        systemId: 'nok',
+        password: 'nok',
+        binds: 8,
+        windowSize: 100,
+        submitsPerSecond: 100_000,
+      },
+    ],
+  }),
+);
+const server = await startNokServer({
+  NOK_DATABASE_URL: database.url,
+  NOK_CARRIERS_FILE: carriersFile,
+  NOK_BENCH_DISPATCHER: '1',
+  NOK_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+});
+
+interface Round {
+  readonly hooked: boolean;
+  readonly rate: number;
+  readonly cpuUs: number;
+}
+
+try {
+  const seeded = await server.seed(NUMBERS * 2 * ROUNDS + 1, []);
+  const client = new HttpClient(server.url, seeded.key);
+  const rounds: Round[] = [];
+  for (let round = 0; round < ROUNDS * 2; round++) {
+    const hooked = round % 2 === 1;
+    if (round > 0 || hooked) await server.setWebhook(seeded.accountId, hookUrl, hooked);
+    received = 0;
+    requests = 0;
+    const first = 810_000_000 + round * NUMBERS;
+    const msisdns = Array.from({ length: NUMBERS }, (_, i) => `0${first + i}`);
+    const body = Buffer.from(
+      JSON.stringify({ sender: seeded.sender, content: 'Nok webhook bench', msisdns }),
+    );
+    const cpuAtSend = server.cpuSeconds();
+    const start = nowMs();
+    const answer = await client.post('/api/v2/sms/send', body);
+    if (answer.status !== 200) throw new Error(`send → ${answer.status} ${answer.body}`);
+    const { uuid } = JSON.parse(answer.body.toString()) as { uuid: string };
+    for (let pending = NUMBERS; pending > 0;) {
+      if (nowMs() - start > TIMEOUT_MS) throw new Error(`not delivered after ${TIMEOUT_MS} ms`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      const page = await client.getJson<{ summary: { status: string; count: number }[] }>(
+        `/api/v2/sms/${uuid}/recipients?limit=1`,
+      );
+      pending = page.summary.find((s) => s.status === 'pending')?.count ?? 0;
+    }
+    const seconds = (nowMs() - start) / 1000;
+    const cpu = server.cpuSeconds() - cpuAtSend;
+    const label = hooked ? 'with an endpoint' : 'without';
+    rounds.push({ hooked, rate: NUMBERS / seconds, cpuUs: (cpu / NUMBERS) * 1e6 });
+    record({
+      bench: BENCH,
+      engine,
+      metric: `round ${round + 1} ${label}: recipients per second`,
+      value: NUMBERS / seconds,
+      unit: 'msg/s',
+      note: `${seconds.toFixed(2)} s; Nok CPU ${((cpu / NUMBERS) * 1e6).toFixed(1)} µs/recipient`,
+    });
+    if (hooked) {
+      while (received < NUMBERS) {
+        if (nowMs() - start > TIMEOUT_MS) {
+          throw new Error(`${received} of ${NUMBERS} final statuses received`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // The completion event comes after the last recipients': give it a moment.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      record({
+        bench: BENCH,
+        engine,
+        metric: `round ${round + 1}: every final status received`,
+        value: (lastAt - start) / 1000,
+        unit: 's',
+        note: `${received} recipients in ${requests} requests (${(received / requests).toFixed(0)} a request), ${((lastAt - start) / 1000 - seconds).toFixed(2)} s after the last was stored`,
+      });
+    }
+  }
+  client.close();
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)]!;
+  };
+  const of = (hooked: boolean, pick: (r: Round) => number) =>
+    median(rounds.filter((r) => r.hooked === hooked).map(pick));
+  const rateRatio = of(true, (r) => r.rate) / of(false, (r) => r.rate);
+  const cpuRatio = of(true, (r) => r.cpuUs) / of(false, (r) => r.cpuUs);
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  record({
+    bench: BENCH,
+    engine,
+    metric: 'with ÷ without: recipients per second',
+    value: rateRatio,
+    unit: '×',
+    target: '≥ 0.9',
+    met: rateRatio >= 0.9,
+    note: `load average ${load}`,
+  });
+  record({
+    bench: BENCH,
+    engine,
+    metric: "with ÷ without: Nok's CPU per recipient",
+    value: cpuRatio,
+    unit: '×',
+    target: '≤ 1.1',
+    met: cpuRatio <= 1.1,
+    note: `load average ${load}`,
+  });
+} finally {
+  await server.stop();
+  await smsc.stop();
+  await database.drop();
+  receiver.close();
+  rmSync(dir, { recursive: true, force: true });
+}
