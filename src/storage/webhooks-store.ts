@@ -162,36 +162,42 @@ export function webhooksStore(db: Db): WebhookQueueStore {
       return Number(result.numUpdatedRows) > 0;
     },
 
+    // A few statements per call, whatever the number of events: each is a round trip.
     async insertWebhookEvents(events) {
       let inserted = 0;
-      for (const event of events) {
-        const row = await db
+      for (let i = 0; i < events.length; i += INSERT_CHUNK) {
+        const chunk = events.slice(i, i + INSERT_CHUNK);
+        const rows = await db
           .insertInto('webhook_events')
-          .values({
-            uid: event.uid,
-            account_id: event.accountId,
-            type: event.type,
-            body: event.body,
-            dedupe_key: event.dedupeKey,
-            created_at: event.createdAt,
-          })
-          .onConflict((oc) => oc.column('dedupe_key').doNothing())
-          .returning('id')
-          .executeTakeFirst();
-        // A dedupe key another process stored first: that event is the one.
-        if (!row || event.endpointIds.length === 0) continue;
-        inserted++;
-        await db
-          .insertInto('webhook_deliveries')
           .values(
-            event.endpointIds.map((endpointId) => ({
-              event_id: Number(row.id),
-              endpoint_id: endpointId,
-              next_attempt_at: event.createdAt,
+            chunk.map((event) => ({
+              uid: event.uid,
+              account_id: event.accountId,
+              type: event.type,
+              body: event.body,
+              dedupe_key: event.dedupeKey,
               created_at: event.createdAt,
             })),
           )
+          // A dedupe key another process stored first: that event is the one.
+          .onConflict((oc) => oc.column('dedupe_key').doNothing())
+          .returning(['id', 'uid'])
           .execute();
+        const ids = new Map(rows.map((row) => [row.uid, Number(row.id)]));
+        const deliveries = chunk.flatMap((event) => {
+          const eventId = ids.get(event.uid);
+          if (eventId === undefined || event.endpointIds.length === 0) return [];
+          inserted++;
+          return event.endpointIds.map((endpointId) => ({
+            event_id: eventId,
+            endpoint_id: endpointId,
+            next_attempt_at: event.createdAt,
+            created_at: event.createdAt,
+          }));
+        });
+        if (deliveries.length > 0) {
+          await db.insertInto('webhook_deliveries').values(deliveries).execute();
+        }
       }
       return inserted;
     },
@@ -264,28 +270,52 @@ export function webhooksStore(db: Db): WebhookQueueStore {
     },
 
     async recordWebhookAttempts(attempts) {
-      for (const attempt of attempts) {
-        await db
-          .updateTable('webhook_deliveries')
-          .set((eb) => ({
-            state: attempt.state,
-            attempts: eb('attempts', '+', 1),
-            next_attempt_at: attempt.nextAttemptAt,
-            lease_until: 0,
-            first_attempt_at: sql`coalesce(first_attempt_at, ${attempt.at})`,
-            last_attempt_at: attempt.at,
-            last_status_code: attempt.statusCode,
-            last_latency_ms: Math.round(attempt.latencyMs),
-            last_error: attempt.error,
-            last_response: attempt.response,
-          }))
-          .where('id', '=', attempt.deliveryId)
-          .execute();
+      if (attempts.length === 0) return;
+      if (locks) {
+        // PostgreSQL: one statement for them all, the attempts passed as arrays.
+        await sql`
+          UPDATE webhook_deliveries d SET state = v.state, attempts = d.attempts + 1,
+            next_attempt_at = v.next_at, lease_until = 0,
+            first_attempt_at = coalesce(d.first_attempt_at, v.at), last_attempt_at = v.at,
+            last_status_code = v.code, last_latency_ms = v.latency, last_error = v.error,
+            last_response = v.response
+          FROM unnest(
+            ${attempts.map((a) => a.deliveryId)}::bigint[],
+            ${attempts.map((a) => a.state)}::text[],
+            ${attempts.map((a) => a.nextAttemptAt)}::bigint[],
+            ${attempts.map((a) => a.at)}::bigint[],
+            ${attempts.map((a) => a.statusCode)}::int[],
+            ${attempts.map((a) => Math.round(a.latencyMs))}::int[],
+            ${attempts.map((a) => a.error)}::text[],
+            ${attempts.map((a) => a.response)}::text[]
+          ) AS v(id, state, next_at, at, code, latency, error, response)
+          WHERE d.id = v.id`.execute(db);
+      } else {
+        for (const attempt of attempts) {
+          await db
+            .updateTable('webhook_deliveries')
+            .set((eb) => ({
+              state: attempt.state,
+              attempts: eb('attempts', '+', 1),
+              next_attempt_at: attempt.nextAttemptAt,
+              lease_until: 0,
+              first_attempt_at: sql`coalesce(first_attempt_at, ${attempt.at})`,
+              last_attempt_at: attempt.at,
+              last_status_code: attempt.statusCode,
+              last_latency_ms: Math.round(attempt.latencyMs),
+              last_error: attempt.error,
+              last_response: attempt.response,
+            }))
+            .where('id', '=', attempt.deliveryId)
+            .execute();
+        }
       }
       // An endpoint is failing from its first failed attempt since its last success: its last
       // attempt of the batch decides.
       const last = new Map(attempts.map((attempt) => [attempt.endpointId, attempt]));
       for (const [endpointId, attempt] of last) {
+        const delivered = attempt.state === 'delivered';
+        if (delivered === (attempt.endpointFailingSince === null)) continue;
         await db
           .updateTable('webhook_endpoints')
           .set(
@@ -336,6 +366,9 @@ export function webhooksStore(db: Db): WebhookQueueStore {
  * deliveries (`WHERE state = 'pending'`) only for a query that names that very value.
  */
 const PENDING = sql.lit('pending');
+
+/** Events one INSERT carries at most (6 parameters each, well under SQLite's limit). */
+const INSERT_CHUNK = 500;
 
 function toEndpoint(row: Row<'webhook_endpoints'>): WebhookEndpoint {
   return {

@@ -61,7 +61,7 @@ const FAN_OUT_ROWS = 500;
  */
 const fanOutEveryMs = 50;
 /** How long after a request ends the loop waits for others to end with it. */
-const WAKE_COALESCE_MS = 5;
+const WAKE_COALESCE_MS = 10;
 
 interface Finished {
   readonly delivery: ClaimedDelivery;
@@ -108,6 +108,10 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
     finished = [];
     const room = settings.concurrency - inFlight.size;
     const fanOutNow = clock.now() >= fanOutDueAt;
+    // Claims are made for half the slots or more at once: a turn is a transaction of a few
+    // round trips, not worth one request.
+    const claimNow = room > 0 && (inFlight.size === 0 || room >= settings.concurrency / 2);
+    if (batch.length === 0 && !fanOutNow && !claimNow) return false;
     let fan: FanOutResult | null = null;
     let claimed: ClaimedDelivery[];
     try {
@@ -121,7 +125,7 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
             limit: FAN_OUT_ROWS,
           });
         }
-        if (room <= 0) return [];
+        if (!claimNow) return [];
         const nowMs = clock.now();
         return tx.claimWebhookDeliveries({
           nowMs,
@@ -193,6 +197,7 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
       attempt: {
         deliveryId: delivery.id,
         endpointId: endpoint.id,
+        endpointFailingSince: endpoint.failingSince,
         at,
         statusCode: result.statusCode,
         latencyMs: result.latencyMs,

@@ -115,6 +115,8 @@ export interface ClaimedDelivery {
 export interface AttemptRecord {
   readonly deliveryId: number;
   readonly endpointId: number;
+  /** The endpoint's failing time as the claim read it: no write when the attempt keeps it. */
+  readonly endpointFailingSince: number | null;
   readonly at: number;
   readonly statusCode: number | null;
   readonly latencyMs: number;
