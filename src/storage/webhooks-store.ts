@@ -349,6 +349,48 @@ export function webhooksStore(db: Db): WebhookQueueStore {
       };
     },
 
+    async purgeWebhookDeliveries(before, limit) {
+      const deliveries = await db
+        .deleteFrom('webhook_deliveries')
+        .where(
+          'id',
+          'in',
+          db
+            .selectFrom('webhook_deliveries')
+            .select('id')
+            .where('state', '<>', PENDING)
+            .where('created_at', '<', before)
+            .orderBy('id')
+            .limit(limit),
+        )
+        .executeTakeFirst();
+      // Events none of whose deliveries is left: pending ones keep theirs.
+      const events = await db
+        .deleteFrom('webhook_events')
+        .where(
+          'id',
+          'in',
+          db
+            .selectFrom('webhook_events as e')
+            .select('e.id')
+            .where('e.created_at', '<', before)
+            .where((eb) =>
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom('webhook_deliveries as d')
+                    .select('d.id')
+                    .whereRef('d.event_id', '=', 'e.id'),
+                ),
+              ),
+            )
+            .orderBy('e.id')
+            .limit(limit),
+        )
+        .executeTakeFirst();
+      return Number(deliveries.numDeletedRows) + Number(events.numDeletedRows);
+    },
+
     async messagesById(ids) {
       if (ids.length === 0) return [];
       const rows = await db

@@ -7,7 +7,15 @@ import { startRuntime } from '../../src/main.js';
 import { newOneTimeToken } from '../../src/domain/users/one-time-token.js';
 import { hashSessionId } from '../../src/domain/users/sessions.js';
 import type { SessionRecord } from '../../src/domain/users/user.js';
-import { LINK_RETENTION_MS, purgeExpired } from '../../src/scheduler/purge-expired.js';
+import {
+  LINK_RETENTION_MS,
+  purgeExpired,
+  WEBHOOK_RETENTION_MS,
+} from '../../src/scheduler/purge-expired.js';
+import {
+  createWebhookEndpoint,
+  sendTestWebhook,
+} from '../../src/domain/webhooks/manage-endpoints.js';
 import { databaseUrlFor } from '../cli/nok-process.js';
 import { createConsoleUser } from '../support/console-session.js';
 import { testEngines } from '../support/engines.js';
@@ -138,6 +146,52 @@ for (const engine of testEngines()) {
       assert.equal(purged.invitations, 1);
       assert.equal(purged.passwordResets, 1);
       assert.equal(await h.store.findInvitation(invitation.id), null);
+    });
+
+    it('purges webhook deliveries 30 days after they were made once delivered or given up, with their events; pending ones stay', async () => {
+      const { account } = await createConsoleUser(h, 'owner');
+      const endpoint = await createWebhookEndpoint(h.store, {
+        accountId: account!.id,
+        url: 'https://hooks.example.com/purge',
+        nowMs: h.clock.now(),
+      });
+      const delivered = await sendTestWebhook(
+        h.store,
+        { accountId: null },
+        endpoint.uuid,
+        h.clock.now(),
+      );
+      const pending = await sendTestWebhook(
+        h.store,
+        { accountId: null },
+        endpoint.uuid,
+        h.clock.now(),
+      );
+      const [, first] = await h.store.listWebhookDeliveries(endpoint.id, { limit: 2 });
+      await h.store.recordWebhookAttempts([
+        {
+          deliveryId: first!.id,
+          endpointId: endpoint.id,
+          endpointFailingSince: null,
+          at: h.clock.now(),
+          statusCode: 204,
+          latencyMs: 3,
+          error: null,
+          response: '',
+          state: 'delivered',
+          nextAttemptAt: h.clock.now(),
+        },
+      ]);
+      h.clock.advance(WEBHOOK_RETENTION_MS - 1);
+      assert.equal((await purge()).webhookRows, 0);
+      h.clock.advance(2);
+      assert.equal((await purge()).webhookRows, 2, 'the delivery and its event');
+      const left = await h.store.listWebhookDeliveries(endpoint.id, { limit: 10 });
+      assert.deepEqual(
+        left.map((d) => [d.eventUid, d.state]),
+        [[pending, 'pending']],
+      );
+      assert.notEqual(delivered, pending);
     });
   });
 

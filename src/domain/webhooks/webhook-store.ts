@@ -189,6 +189,11 @@ export interface WebhookQueueStore extends WebhookEndpointStore {
   recordWebhookAttempts(attempts: readonly AttemptRecord[]): Promise<void>;
   /** Outbox rows and due deliveries waiting, and the oldest one's time. */
   webhookBacklog(nowMs: number): Promise<{ depth: number; oldestAt: number | null }>;
+  /**
+   * Deletes at most `limit` deliveries delivered or given up before `before`, and as many events
+   * of that age none of whose deliveries is left; returns how many rows went.
+   */
+  purgeWebhookDeliveries(before: number, limit: number): Promise<number>;
   /** The messages an outbox names (any account's), for the fan-out to render. */
   messagesById(ids: readonly number[]): Promise<Message[]>;
 }
