@@ -21,6 +21,7 @@ import {
   sendTestWebhook,
 } from '../../src/domain/webhooks/manage-endpoints.js';
 import type { WebhookEndpoint } from '../../src/domain/webhooks/webhook-store.js';
+import { Metrics } from '../../src/metrics/metrics.js';
 import { releaseDueMessages } from '../../src/scheduler/release-due-messages.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import { createStore } from '../../src/storage/store.js';
@@ -96,7 +97,7 @@ for (const engine of testEngines()) {
 
     function deliver(
       store: Store,
-      options: { clock?: Clock; settings?: Partial<WebhookSettings> } = {},
+      options: { clock?: Clock; settings?: Partial<WebhookSettings>; metrics?: Metrics } = {},
     ): WebhookDeliverer {
       const deliverer = startWebhookDeliverer({
         store,
@@ -107,6 +108,7 @@ for (const engine of testEngines()) {
         mail: { post: (mail) => mails.push(mail) },
         publicUrl: 'http://127.0.0.1:8080',
         pollMs: 20,
+        metrics: options.metrics,
       });
       deliverers.push(deliverer);
       return deliverer;
@@ -562,6 +564,42 @@ for (const engine of testEngines()) {
       assert.match(redirected!.error ?? '', /not followed/);
       assert.equal(redirected!.state, 'pending');
       assert.equal(target.received.length, 0);
+    });
+
+    it('counts attempts by outcome and shows the backlog and its age in /metrics', async () => {
+      const customer = await h.customer();
+      receiver = await startWebhookReceiver();
+      receiver.answer = () => ({ status: 500 });
+      const endpoint = await endpointFor(customer, receiver.url);
+      const clock = new ShiftedClock();
+      const metrics = new Metrics();
+      metrics.observe({
+        carriers: () => [],
+        queueDepth: async () => 0,
+        webhookBacklog: () => h.store.webhookBacklog(clock.now()),
+        now: () => clock.now(),
+      });
+      const metric = async (name: string) => {
+        const line = (await metrics.registry.metrics()).split('\n').find((l) => l.startsWith(name));
+        return line === undefined ? 0 : Number(line.split(' ').at(-1));
+      };
+      // Two events waiting, the oldest a minute old.
+      await sendTestWebhook(h.store, { accountId: null }, endpoint.uuid, clock.now());
+      clock.offset += 60_000;
+      await sendTestWebhook(h.store, { accountId: null }, endpoint.uuid, clock.now());
+      assert.equal(await metric('nok_webhook_backlog '), 2);
+      assert.ok((await metric('nok_webhook_backlog_oldest_seconds ')) >= 60);
+      deliver(h.store, { clock, metrics });
+      await eventually(
+        async () => (await metric('nok_webhook_attempts_total{outcome="retry"}')) === 2,
+      );
+      assert.equal(await metric('nok_webhook_backlog '), 0, 'both wait for their retry');
+      receiver.answer = () => ({ status: 204 });
+      clock.offset += 10_000;
+      await eventually(
+        async () => (await metric('nok_webhook_attempts_total{outcome="delivered"}')) === 2,
+      );
+      assert.equal(await metric('nok_webhook_backlog_oldest_seconds '), 0);
     });
 
     it('signs with both secrets while a rotated one overlaps', async () => {
