@@ -8,7 +8,6 @@
 // Everything shares the machine's cores: Nok, the SMSC, the database server and the poller.
 //
 //   node --import tsx bench/delivery.bench.ts
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchEngine, createBenchDatabase } from './support/bench-database.js';
 import { HttpClient } from './support/http-client.js';
@@ -16,6 +15,7 @@ import { startNokServer } from './support/nok-process.js';
 import { machineCaveat, record } from './support/report.js';
 import { kannelDeliverySeconds } from './support/kannel-reference.js';
 import { startSmscProcess } from './support/smsc-process.js';
+import { writeSimCarriersFile } from './support/carriers-file.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
@@ -35,24 +35,7 @@ console.log(machineCaveat());
 const database = await createBenchDatabase(engine, pgUrl);
 const smsc = await startSmscProcess({ preset: 'happy' });
 const dir = mkdtempSync(join(tmpdir(), 'nok-bench-delivery-'));
-const carriersFile = join(dir, 'carriers.json');
-writeFileSync(
-  carriersFile,
-  JSON.stringify({
-    carriers: [
-      {
-        name: 'sim',
-        host: '127.0.0.1',
-        port: smsc.port,
-        systemId: 'nok',
-        password: 'nok',
-        binds: BINDS,
-        windowSize: 100,
-        submitsPerSecond: 100_000,
-      },
-    ],
-  }),
-);
+const carriersFile = writeSimCarriersFile(dir, smsc.port, BINDS);
 const server = await startNokServer({
   NOK_DATABASE_URL: database.url,
   NOK_CARRIERS_FILE: carriersFile,

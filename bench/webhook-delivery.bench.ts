@@ -11,7 +11,7 @@
 //
 //   node --import tsx bench/webhook-delivery.bench.ts
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import { HttpClient } from './support/http-client.js';
 import { startNokServer } from './support/nok-process.js';
 import { machineCaveat, record } from './support/report.js';
 import { startSmscProcess } from './support/smsc-process.js';
+import { writeSimCarriersFile } from './support/carriers-file.js';
 
 const BENCH = 'webhook-delivery';
 const NUMBERS = Number(process.env.NOK_BENCH_DELIVERY_NUMBERS ?? 100_000);
@@ -57,24 +58,7 @@ const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/ho
 const database = await createBenchDatabase(engine, pgUrl);
 const smsc = await startSmscProcess({ preset: 'happy' });
 const dir = mkdtempSync(join(tmpdir(), 'nok-bench-webhooks-'));
-const carriersFile = join(dir, 'carriers.json');
-writeFileSync(
-  carriersFile,
-  JSON.stringify({
-    carriers: [
-      {
-        name: 'sim',
-        host: '127.0.0.1',
-        port: smsc.port,
-        systemId: 'nok',
-        password: 'nok',
-        binds: 8,
-        windowSize: 100,
-        submitsPerSecond: 100_000,
-      },
-    ],
-  }),
-);
+const carriersFile = writeSimCarriersFile(dir, smsc.port, 8);
 const server = await startNokServer({
   NOK_DATABASE_URL: database.url,
   NOK_CARRIERS_FILE: carriersFile,

@@ -213,52 +213,54 @@ function EndpointCard({
   );
 }
 
-function RotateModal({
+/**
+ * Asks before an action on an endpoint that cannot be undone (a rotation, a deletion): the
+ * endpoint's URL in the question, the action's error in the dialog.
+ */
+function ConfirmEndpointModal({
   endpoint: current,
+  title,
+  question,
+  action,
+  color,
+  mutation,
   onClose,
-  onRotated,
 }: {
   endpoint: WebhookEndpointView | null;
+  title: string;
+  question: (url: string) => string;
+  action: string;
+  color: string;
+  mutation: {
+    error: unknown;
+    isPending: boolean;
+    reset: () => void;
+    run: (endpoint: WebhookEndpointView) => void;
+  };
   onClose: () => void;
-  onRotated: (shown: ShownSecret) => void;
 }) {
   const { t } = useTranslation();
   const endpoint = useLastShown(current);
-  const rotate = useRotateWebhookSecret();
   const close = () => {
-    rotate.reset();
+    mutation.reset();
     onClose();
   };
   return (
-    <Modal opened={current !== null} onClose={close} title={t('webhooks.rotateTitle')}>
+    <Modal opened={current !== null} onClose={close} title={title}>
       {endpoint ? (
         <Stack gap="md">
-          <ApiErrorAlert error={rotate.error} />
-          <Text style={{ overflowWrap: 'anywhere' }}>
-            {t('webhooks.rotateConfirm', { url: endpoint.url })}
-          </Text>
+          <ApiErrorAlert error={mutation.error} />
+          <Text style={{ overflowWrap: 'anywhere' }}>{question(endpoint.url)}</Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               {t('webhooks.cancel')}
             </Button>
             <Button
-              color="orange"
-              loading={rotate.isPending}
-              onClick={() =>
-                rotate.mutate(endpoint.id, {
-                  onSuccess: (rotated) => {
-                    rotate.reset();
-                    onRotated({
-                      kind: 'rotated',
-                      url: rotated.endpoint.url,
-                      secret: rotated.secret,
-                      previousSecretUntil: rotated.previousSecretUntil,
-                    });
-                  },
-                })
-              }
+              color={color}
+              loading={mutation.isPending}
+              onClick={() => mutation.run(endpoint)}
             >
-              {t('webhooks.rotate')}
+              {action}
             </Button>
           </Group>
         </Stack>
@@ -267,42 +269,75 @@ function RotateModal({
   );
 }
 
+function RotateModal({
+  endpoint,
+  onClose,
+  onRotated,
+}: {
+  endpoint: WebhookEndpointView | null;
+  onClose: () => void;
+  onRotated: (shown: ShownSecret) => void;
+}) {
+  const { t } = useTranslation();
+  const rotate = useRotateWebhookSecret();
+  return (
+    <ConfirmEndpointModal
+      endpoint={endpoint}
+      title={t('webhooks.rotateTitle')}
+      question={(url) => t('webhooks.rotateConfirm', { url })}
+      action={t('webhooks.rotate')}
+      color="orange"
+      onClose={onClose}
+      mutation={{
+        error: rotate.error,
+        isPending: rotate.isPending,
+        reset: rotate.reset,
+        run: (shown) =>
+          rotate.mutate(shown.id, {
+            onSuccess: (rotated) => {
+              rotate.reset();
+              onRotated({
+                kind: 'rotated',
+                url: rotated.endpoint.url,
+                secret: rotated.secret,
+                previousSecretUntil: rotated.previousSecretUntil,
+              });
+            },
+          }),
+      }}
+    />
+  );
+}
+
 function DeleteModal({
-  endpoint: current,
+  endpoint,
   onClose,
 }: {
   endpoint: WebhookEndpointView | null;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const endpoint = useLastShown(current);
   const remove = useDeleteWebhook();
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
   return (
-    <Modal opened={current !== null} onClose={close} title={t('webhooks.deleteTitle')}>
-      {endpoint ? (
-        <Stack gap="md">
-          <ApiErrorAlert error={remove.error} />
-          <Text style={{ overflowWrap: 'anywhere' }}>
-            {t('webhooks.deleteConfirm', { url: endpoint.url })}
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('webhooks.cancel')}
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={() => remove.mutate(endpoint.id, { onSuccess: close })}
-            >
-              {t('webhooks.delete')}
-            </Button>
-          </Group>
-        </Stack>
-      ) : null}
-    </Modal>
+    <ConfirmEndpointModal
+      endpoint={endpoint}
+      title={t('webhooks.deleteTitle')}
+      question={(url) => t('webhooks.deleteConfirm', { url })}
+      action={t('webhooks.delete')}
+      color="red"
+      onClose={onClose}
+      mutation={{
+        error: remove.error,
+        isPending: remove.isPending,
+        reset: remove.reset,
+        run: (shown) =>
+          remove.mutate(shown.id, {
+            onSuccess: () => {
+              remove.reset();
+              onClose();
+            },
+          }),
+      }}
+    />
   );
 }
