@@ -275,7 +275,13 @@ for (const engine of testEngines()) {
         const status = await runNok(db, ['status'], { NOK_OPS_PORT: String(started.opsPort) });
         assert.equal(status.code, 0, status.stderr);
         const view = JSON.parse(status.stdout) as { roles: object; carriers: { name: string }[] };
-        assert.deepEqual(view.roles, { api: true, scheduler: true, dispatcher: true, smsc: true });
+        assert.deepEqual(view.roles, {
+          api: true,
+          scheduler: true,
+          dispatcher: true,
+          smsc: true,
+          webhooks: true,
+        });
         assert.deepEqual(
           view.carriers.map((c) => c.name),
           ['builtin-smsc'],
