@@ -6,7 +6,7 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
-import type { Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { test } from 'node:test';
 import { freePort } from '../../test/support/free-port.js';
 import { postWebhook, type ResolveHost, type WebhookPost } from './post-webhook.js';
@@ -377,4 +377,45 @@ test('only http(s) URLs without credentials may be targets', async () => {
     assert.equal(result.error, error, url);
   }
   assert.deepEqual(asked, []);
+});
+
+test('a connection is kept for the next request, and one the server closed meanwhile is replaced', async () => {
+  // A raw server: the first connection answers two requests with keep-alive, then drops the
+  // connection as the third arrives on it, as a server closing an idle connection does when a
+  // request crosses its close; every later connection answers normally.
+  const connections: Socket[] = [];
+  const answered: number[] = [];
+  const server = createNetServer((socket) => {
+    const index = connections.push(socket) - 1;
+    let requests = 0;
+    socket.on('data', (chunk: Buffer) => {
+      if (!chunk.includes('\r\n\r\n')) return;
+      requests++;
+      if (index === 0 && requests === 3) return socket.destroy();
+      answered.push(index);
+      socket.write('HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\n\r\n');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  try {
+    const post: WebhookPost = {
+      url: `http://127.0.0.1:${port}/hooks`,
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      timeoutMs: 2_000,
+      allowPrivate: true,
+    };
+    assert.equal((await postWebhook(post)).statusCode, 204);
+    assert.equal((await postWebhook(post)).statusCode, 204);
+    assert.equal(connections.length, 1, 'the connection was kept for the second request');
+    const third = await postWebhook(post);
+    assert.equal(third.ok, true, third.error ?? '');
+    assert.equal(connections.length, 2, 'the third went out again on a new connection');
+    assert.deepEqual(answered, [0, 0, 1]);
+  } finally {
+    for (const socket of connections) socket.destroy();
+    server.close();
+  }
 });

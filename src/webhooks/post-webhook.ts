@@ -10,11 +10,17 @@
 // - No redirects: a redirect would lead to an address nobody checked.
 // - One deadline for everything (DNS, connecting, the answer), and only the start of the answer
 //   is read, so a slow or huge answer cannot hold a delivery slot.
+// - Connections are kept alive between requests to the same host and port (a new TCP
+//   connection per event was most of a delivery's cost). Every connection was opened to an
+//   address checked when it was opened, and the name is still resolved and checked before each
+//   request. A connection cut short (a huge answer, a timeout, an error) is destroyed; an idle
+//   one is closed after KEEP_ALIVE_IDLE_MS, before most servers close theirs; a request whose
+//   reused connection the server had closed meanwhile is sent once more on a new one.
 //
 // Nothing the target does makes this throw: every outcome is a WebhookPostResult.
 import { promises as dns, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { refusedAddress } from './target-address.js';
@@ -59,6 +65,20 @@ const RESPONSE_BYTES = RESPONSE_CHARS * 4;
 const RETRY_AFTER_CAP_MS = 24 * 60 * 60 * 1_000;
 const USER_AGENT = 'Nok-Webhooks/1';
 
+/** How long an idle kept-alive connection stays open: under Node's 5 s, nginx's 75 s. */
+const KEEP_ALIVE_IDLE_MS = 4_000;
+// The agents' `timeout` closes free sockets only; a request's own time is the deadline's.
+const HTTP_AGENT = new HttpAgent({
+  keepAlive: true,
+  scheduling: 'lifo',
+  timeout: KEEP_ALIVE_IDLE_MS,
+});
+const HTTPS_AGENT = new HttpsAgent({
+  keepAlive: true,
+  scheduling: 'lifo',
+  timeout: KEEP_ALIVE_IDLE_MS,
+});
+
 export async function postWebhook(
   post: WebhookPost,
   resolve: ResolveHost = lookupAll,
@@ -72,7 +92,14 @@ export async function postWebhook(
     const addresses = await deadline.race(checkedAddresses(url, post.allowPrivate, resolve));
     if ('refusal' in addresses) return refused(addresses.refusal, elapsed());
     if ('failure' in addresses) return failed(addresses.failure, elapsed());
-    const answer = await exchange(url, addresses.list, post, deadline.signal);
+    const answer = await exchange(url, addresses.list, post, deadline.signal).catch(
+      (error: unknown) => {
+        // The server closed a kept-alive connection as this request went out on it: once more,
+        // on a connection of its own.
+        if (!(error instanceof StaleConnection)) throw error;
+        return exchange(url, addresses.list, post, deadline.signal, { fresh: true });
+      },
+    );
     return answered(answer, elapsed());
   } catch (error) {
     return failed(describeFailure(error, post.timeoutMs), elapsed());
@@ -174,6 +201,14 @@ function pinnedLookup(addresses: readonly Address[]): LookupFunction {
   };
 }
 
+/** A request sent on a kept-alive connection that the server had closed. */
+class StaleConnection extends Error {}
+
+function isConnectionReset(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED';
+}
+
 interface Answer {
   readonly statusCode: number;
   readonly location: string | undefined;
@@ -187,32 +222,47 @@ function exchange(
   addresses: readonly Address[],
   post: WebhookPost,
   signal: AbortSignal,
+  { fresh = false }: { fresh?: boolean } = {},
 ): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
     if (signal.aborted) return reject(new TimedOut());
-    const options = requestOptions(url, addresses, post);
+    const options = requestOptions(url, addresses, post, fresh);
     const request = url.protocol === 'https:' ? httpsRequest(options) : httpRequest(options);
     let settled = false;
     // Whatever the outcome, the socket goes with the request: nothing is left open behind.
-    const settle = (outcome: () => void) => {
+    // The connection goes with the request unless its answer was read whole: then it serves
+    // the next request to the same host.
+    const settle = (outcome: () => void, keep = false) => {
       if (settled) return;
       settled = true;
       signal.removeEventListener('abort', onAbort);
-      request.destroy();
+      if (!keep) request.destroy();
       outcome();
     };
     const onAbort = () => settle(() => reject(new TimedOut()));
     signal.addEventListener('abort', onAbort, { once: true });
-    request.on('error', (error) => settle(() => reject(error)));
+    let answered = false;
+    request.on('error', (error) =>
+      settle(() =>
+        reject(
+          request.reusedSocket && !answered && isConnectionReset(error)
+            ? new StaleConnection()
+            : error,
+        ),
+      ),
+    );
     request.on('response', (response) => {
-      readStart(response).then((body) =>
-        settle(() =>
-          resolve({
-            statusCode: response.statusCode ?? 0,
-            location: response.headers.location,
-            retryAfter: response.headers['retry-after'],
-            body,
-          }),
+      answered = true;
+      readStart(response).then(({ body, whole }) =>
+        settle(
+          () =>
+            resolve({
+              statusCode: response.statusCode ?? 0,
+              location: response.headers.location,
+              retryAfter: response.headers['retry-after'],
+              body,
+            }),
+          whole,
         ),
       );
     });
@@ -224,6 +274,7 @@ function requestOptions(
   url: URL,
   addresses: readonly Address[],
   post: WebhookPost,
+  fresh: boolean,
 ): RequestOptions {
   const host = hostName(url);
   return {
@@ -238,9 +289,9 @@ function requestOptions(
       'content-length': String(Buffer.byteLength(post.body)),
       'user-agent': USER_AGENT,
     },
-    // A connection of its own: no pooled socket outlives the call, none is shared with a
-    // request to another (maybe since refused) address.
-    agent: false,
+    // Pooled by host and port: each pooled connection was opened through `lookup` below, to an
+    // address checked then.
+    agent: fresh ? false : url.protocol === 'https:' ? HTTPS_AGENT : HTTP_AGENT,
     lookup: pinnedLookup(addresses),
     // TLS checks the certificate against the name, not the address connected to. An IP
     // literal is not sent as SNI.
@@ -253,18 +304,19 @@ function requestOptions(
  * answer) once it has enough: a huge answer is not downloaded. A body cut short by the target
  * still gives what came; the head already told how the target answered.
  */
-function readStart(response: IncomingMessage): Promise<string> {
-  return new Promise<string>((resolve) => {
+function readStart(response: IncomingMessage): Promise<{ body: string; whole: boolean }> {
+  return new Promise((resolve) => {
     const decoder = new TextDecoder('utf-8');
     let text = '';
     let bytes = 0;
     let done = false;
-    const finish = (flush: boolean) => {
+    /** `whole`: the answer ended, and its connection may serve another request. */
+    const finish = (flush: boolean, whole = false) => {
       if (done) return;
       done = true;
       if (flush) text += decoder.decode();
-      response.destroy();
-      resolve(firstChars(text, RESPONSE_CHARS));
+      if (!whole) response.destroy();
+      resolve({ body: firstChars(text, RESPONSE_CHARS), whole });
     };
     response.on('data', (chunk: Buffer) => {
       if (done) return;
@@ -273,7 +325,7 @@ function readStart(response: IncomingMessage): Promise<string> {
       text += decoder.decode(part, { stream: true });
       if (bytes >= RESPONSE_BYTES) finish(false);
     });
-    response.on('end', () => finish(true));
+    response.on('end', () => finish(true, true));
     response.on('error', () => finish(true));
     response.on('close', () => finish(true));
   });
