@@ -78,6 +78,8 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
   /** Attempts made and not yet written: the next turn writes them in one transaction. */
   let finished: Finished[] = [];
   let fanOutDueAt = 0;
+  /** When rows left waiting for their batch window are due (null: none wait). */
+  let waitingDueAt: number | null = null;
   let stopped = false;
   let wakeUp: (() => void) | undefined;
   let failures = 0;
@@ -93,7 +95,14 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
         logger.warn({ err: error }, 'webhook delivery step failed; trying again shortly');
       }
       if (stopped) break;
-      if (!worked) await idle(failures > 0 ? Math.min(pollMs * 2 ** failures, 10_000) : pollMs);
+      if (worked) continue;
+      // Idle: until the next poll, or sooner when waiting rows' window ends.
+      const untilWaiting = waitingDueAt === null ? pollMs : waitingDueAt - clock.now();
+      await idle(
+        failures > 0
+          ? Math.min(pollMs * 2 ** failures, 10_000)
+          : Math.max(0, Math.min(pollMs, untilWaiting)),
+      );
     }
   })();
 
@@ -121,7 +130,8 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
           fan = await fanOut(tx, {
             nowMs: clock.now(),
             batchMax: settings.batchMax,
-            batchWaitMs: settings.batchWaitMs,
+            // A row found at one fan-out or the next is sent within the window.
+            batchWaitMs: Math.max(0, settings.batchWaitMs - fanOutEveryMs),
             limit: FAN_OUT_ROWS,
           });
         }
@@ -141,6 +151,10 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
     const fanned = fan as FanOutResult | null;
     if (fanOutNow) {
       fanOutDueAt = fanned?.full && fanned.done > 0 ? 0 : clock.now() + fanOutEveryMs;
+      waitingDueAt =
+        fanned?.waitingSince == null
+          ? null
+          : Math.max(fanned.waitingSince + settings.batchWaitMs - fanOutEveryMs, fanOutDueAt);
     }
     for (const delivery of claimed) {
       const attempt = deliver(delivery)

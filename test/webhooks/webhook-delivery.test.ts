@@ -20,7 +20,10 @@ import {
   rotateWebhookSecret,
   sendTestWebhook,
 } from '../../src/domain/webhooks/manage-endpoints.js';
-import type { WebhookEndpoint } from '../../src/domain/webhooks/webhook-store.js';
+import type {
+  FinalRecipient as StoredFinal,
+  WebhookEndpoint,
+} from '../../src/domain/webhooks/webhook-store.js';
 import { Metrics } from '../../src/metrics/metrics.js';
 import { releaseDueMessages } from '../../src/scheduler/release-due-messages.js';
 import { openDatabase } from '../../src/storage/open-database.js';
@@ -32,6 +35,7 @@ import {
 import { startDeliveryRig, eventually, type DeliveryRig } from '../support/delivery-rig.js';
 import { pdfBytes, pngBytes } from '../support/documents.js';
 import { testEngines } from '../support/engines.js';
+import { FakeClock } from '../support/fake-clock.js';
 import { createHarness, type Customer, type Harness } from '../support/harness.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -604,6 +608,61 @@ for (const engine of testEngines()) {
         async () => (await metric('nok_webhook_attempts_total{outcome="delivered"}')) === 2,
       );
       assert.equal(await metric('nok_webhook_backlog_oldest_seconds '), 0);
+    });
+
+    it('holds a few final recipients for the batch window, and sends a full batch at once', async () => {
+      const customer = await h.customer();
+      receiver = await startWebhookReceiver();
+      await endpointFor(customer, receiver.url);
+      const { uuid } = await h.send(customer, {
+        sender: customer.sender,
+        content: 'Batched',
+        msisdns: numbers(200, 850000000),
+      });
+      const messageId = (await h.store.findMessageByUuid(uuid))!.id;
+      const clock = new FakeClock(Date.now());
+      const finals = (from: number, count: number): StoredFinal[] =>
+        Array.from({ length: count }, (_, i) => [
+          messageId,
+          from + i,
+          `0${850000000 + from + i - 1}`,
+          'success',
+          clock.now(),
+        ]);
+      const recipientsOf = () =>
+        receiver.received.map((r) => (JSON.parse(r.body) as Event).data.recipients as unknown[]);
+      // On a clock that stands still unless moved; the deliverer's own waits are real.
+      deliver(h.store, { clock, settings: { batchWaitMs: 1_000, batchMax: 100 } });
+      await h.store.addWebhookOutbox(
+        customer.account.id,
+        { kind: 'recipients.final', payload: finals(1, 3) },
+        clock.now(),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      assert.equal(receiver.received.length, 0, 'three recipients wait for others to join');
+      clock.advance(1_000);
+      await eventually(async () => receiver.received.length === 1);
+      assert.deepEqual(
+        recipientsOf().map((r) => r.length),
+        [3],
+      );
+
+      // 150 recipients: a full batch and the rest at the next fan-out (every 50 ms), long before
+      // the window ends.
+      await h.store.addWebhookOutbox(
+        customer.account.id,
+        { kind: 'recipients.final', payload: finals(4, 150) },
+        clock.now(),
+      );
+      clock.advance(60);
+      await eventually(async () => receiver.received.length === 3);
+      // Posted side by side: in either order.
+      assert.deepEqual(
+        recipientsOf()
+          .map((r) => r.length)
+          .sort((a, b) => a - b),
+        [3, 50, 100],
+      );
     });
 
     it('signs with both secrets while a rotated one overlaps', async () => {
