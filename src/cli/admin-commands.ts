@@ -1,30 +1,15 @@
 import { SYSTEM_ACTOR } from '../domain/audit/audit-actor.js';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
-import type { Config } from '../config.js';
 import { createAccount } from '../domain/accounts/create-account.js';
 import { createApiKey } from '../domain/accounts/create-api-key.js';
-import { requireAccount } from '../domain/accounts/require-account.js';
 import { revokeApiKey } from '../domain/accounts/revoke-api-key.js';
 import { addToBlocklist, PLATFORM_SCOPE } from '../domain/contacts/add-to-blocklist.js';
 import { createContactGroup } from '../domain/contacts/create-contact-group.js';
 import { addCredits } from '../domain/credits/add-credits.js';
-import type { Store } from '../domain/store.js';
 import { createSender } from '../domain/senders/create-sender.js';
 import { API_KEY_SCOPES, SENDER_STATUSES } from '../domain/statuses.js';
 import { createTemplate } from '../domain/templates/create-template.js';
 import { createPlatformAdmin } from '../domain/users/create-platform-admin.js';
-import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/event-types.js';
-import {
-  createWebhookEndpoint,
-  deleteWebhookEndpoint,
-  findWebhookEndpoint,
-  listWebhookEndpoints,
-  rotateWebhookSecret,
-  sendTestWebhook,
-  updateWebhookEndpoint,
-  type WebhookActor,
-} from '../domain/webhooks/manage-endpoints.js';
-import type { WebhookEndpoint } from '../domain/webhooks/webhook-store.js';
 import {
   flag,
   integerList,
@@ -34,29 +19,9 @@ import {
   requiredString,
   stringList,
   UsageError,
-  type OptionKinds,
-  type ParsedArgs,
 } from './parse-args.js';
-
-/** What a command prints: one JSON object with `--json`, else the text. */
-export interface Outcome {
-  readonly json: Record<string, unknown>;
-  readonly text: string;
-}
-
-/** A command's use case, once the store is open; `config` is the settings `nok` runs with. */
-export type Work = (store: Store, nowMs: number, config: Config) => Promise<Outcome>;
-
-export interface AdminCommand {
-  /** The two words after `nok admin`, e.g. `account create`. */
-  readonly words: string;
-  readonly usage: string;
-  readonly summary: string;
-  readonly options: OptionKinds;
-  readonly allowPositionals?: boolean;
-  /** Reads the command line (throwing UsageError) and returns the work, run once the store is open. */
-  prepare(parsed: ParsedArgs): Work;
-}
+import type { AdminCommand } from './admin-command.js';
+import { WEBHOOK_COMMANDS } from './webhook-commands.js';
 
 /**
  * The file's lines, read only once iteration starts: a readline interface made earlier would
@@ -77,193 +42,6 @@ async function readPasswordFile(path: string): Promise<string> {
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-// ---- nok admin webhook … (docs/webhooks.md "Managing endpoints") ----
-
-/** An operator at a terminal: any account's endpoint, audited as the system. */
-const OPERATOR: WebhookActor = { accountId: null, audit: SYSTEM_ACTOR };
-
-const isoTime = (ms: number) => new Date(ms).toISOString();
-
-/** An endpoint as the webhook commands print it, without its secret. */
-function endpointJson(endpoint: WebhookEndpoint) {
-  return {
-    id: endpoint.uuid,
-    accountId: endpoint.accountId,
-    url: endpoint.url,
-    description: endpoint.description,
-    eventTypes: [...endpoint.eventTypes],
-    enabled: endpoint.enabled,
-    disabledReason: endpoint.disabledReason,
-    createdAt: isoTime(endpoint.createdAt),
-    updatedAt: isoTime(endpoint.updatedAt),
-  };
-}
-
-const eventTypesText = (endpoint: WebhookEndpoint) =>
-  endpoint.eventTypes.length > 0 ? endpoint.eventTypes.join(', ') : 'every event type';
-
-const stateText = (endpoint: WebhookEndpoint) =>
-  endpoint.enabled ? 'enabled' : `disabled (${endpoint.disabledReason ?? 'no reason recorded'})`;
-
-/** A command on one endpoint: `nok admin webhook <verb> ID`. */
-function endpointCommand(
-  verb: string,
-  summary: string,
-  act: (id: string, store: Store, nowMs: number, config: Config) => Promise<Outcome>,
-): AdminCommand {
-  return {
-    words: `webhook ${verb}`,
-    usage: 'ID',
-    summary,
-    options: {},
-    allowPositionals: true,
-    prepare(parsed) {
-      const [id, ...more] = parsed.positionals;
-      if (id === undefined || id.trim().length === 0 || more.length > 0) {
-        throw new UsageError('give one endpoint ID (nok admin webhook list shows them)');
-      }
-      return (store, nowMs, config) => act(id, store, nowMs, config);
-    },
-  };
-}
-
-const WEBHOOK_COMMANDS: readonly AdminCommand[] = [
-  {
-    words: 'webhook create',
-    usage: '--account A --url U [--event T]... [--description D]',
-    summary: `a webhook endpoint, posted every event type or only those given (${WEBHOOK_EVENT_TYPES.join(', ')}); prints its signing secret`,
-    options: {
-      account: { type: 'string' },
-      url: { type: 'string' },
-      event: { type: 'string', multiple: true },
-      description: { type: 'string' },
-    },
-    prepare(parsed) {
-      const accountId = requiredInteger(parsed, 'account');
-      const url = requiredString(parsed, 'url');
-      const eventTypes = stringList(parsed, 'event');
-      const description = optionalString(parsed, 'description');
-      return async (store, nowMs) => {
-        await requireAccount(store, accountId);
-        const endpoint = await createWebhookEndpoint(store, {
-          accountId,
-          url,
-          eventTypes,
-          description,
-          nowMs,
-          audit: SYSTEM_ACTOR,
-        });
-        return {
-          json: { ...endpointJson(endpoint), secret: endpoint.secret },
-          text:
-            `Created webhook endpoint ${endpoint.uuid} for account ${endpoint.accountId}: ${endpoint.url}, ${eventTypesText(endpoint)}.\n` +
-            `Signing secret (the receiver verifies every request with it; keep it as a password):\n${endpoint.secret}`,
-        };
-      };
-    },
-  },
-  {
-    words: 'webhook list',
-    usage: '[--account A]',
-    summary:
-      "every account's webhook endpoints, or one account's: URL, event types, enabled or why disabled",
-    options: { account: { type: 'string' } },
-    prepare(parsed) {
-      const accountId = optionalInteger(parsed, 'account');
-      return async (store) => {
-        if (accountId !== undefined) await requireAccount(store, accountId);
-        const endpoints = await listWebhookEndpoints(store, accountId ?? null);
-        const none =
-          accountId === undefined
-            ? 'No webhook endpoints.'
-            : `Account ${accountId} has no webhook endpoints.`;
-        return {
-          json: { endpoints: endpoints.map(endpointJson) },
-          text:
-            endpoints.length === 0
-              ? none
-              : endpoints
-                  .map(
-                    (e) =>
-                      `${e.uuid}  account ${e.accountId}  ${e.url}  ${eventTypesText(e)}  ${stateText(e)}` +
-                      (e.description ? `  "${e.description}"` : ''),
-                  )
-                  .join('\n'),
-        };
-      };
-    },
-  },
-  endpointCommand(
-    'disable',
-    'stop posting to an endpoint until it is enabled',
-    async (id, store, nowMs) => {
-      const endpoint = await updateWebhookEndpoint(store, OPERATOR, id, { enabled: false }, nowMs);
-      return {
-        json: endpointJson(endpoint),
-        text: `Disabled webhook endpoint ${endpoint.uuid} (${endpoint.url}).`,
-      };
-    },
-  ),
-  endpointCommand(
-    'enable',
-    'enable an endpoint again; its deliveries still pending are posted again',
-    async (id, store, nowMs) => {
-      const endpoint = await updateWebhookEndpoint(store, OPERATOR, id, { enabled: true }, nowMs);
-      return {
-        json: endpointJson(endpoint),
-        text: `Enabled webhook endpoint ${endpoint.uuid} (${endpoint.url}); its deliveries still pending are posted again.`,
-      };
-    },
-  ),
-  endpointCommand(
-    'rotate-secret',
-    'a new signing secret, printed; the old one also signs for NOK_WEBHOOK_SECRET_OVERLAP_HOURS',
-    async (id, store, nowMs, config) => {
-      const endpoint = await rotateWebhookSecret(store, OPERATOR, id, {
-        nowMs,
-        overlapMs: config.webhooks.secretOverlapMs,
-      });
-      const until = endpoint.previousSecretUntil;
-      return {
-        json: {
-          id: endpoint.uuid,
-          secret: endpoint.secret,
-          previousSecretUntil: until === null ? null : isoTime(until),
-        },
-        text:
-          `Rotated the signing secret of webhook endpoint ${endpoint.uuid}. ` +
-          (until === null
-            ? 'The old secret no longer signs.'
-            : `The old secret also signs until ${isoTime(until)} (NOK_WEBHOOK_SECRET_OVERLAP_HOURS): put the new one in the receiver before then.`) +
-          `\nNew secret:\n${endpoint.secret}`,
-      };
-    },
-  ),
-  endpointCommand('delete', 'delete an endpoint and its deliveries', async (id, store, nowMs) => {
-    await deleteWebhookEndpoint(store, OPERATOR, id, nowMs);
-    return {
-      json: { id, deleted: true },
-      text: `Deleted webhook endpoint ${id} and its deliveries.`,
-    };
-  }),
-  endpointCommand(
-    'test',
-    'send a webhook.test event to an endpoint; prints the event id (its webhook-id)',
-    async (id, store, nowMs) => {
-      const endpoint = await findWebhookEndpoint(store, OPERATOR, id);
-      const eventId = await sendTestWebhook(store, OPERATOR, id, nowMs);
-      return {
-        json: { id: endpoint.uuid, eventId },
-        text:
-          `Queued webhook.test event ${eventId} for ${endpoint.uuid} (${endpoint.url}); ` +
-          (endpoint.enabled
-            ? 'a Nok process delivering webhooks posts it at once.'
-            : 'the endpoint is disabled, so it is posted once the endpoint is enabled.'),
-      };
-    },
-  ),
-];
 
 export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   {

@@ -3,7 +3,8 @@ import { systemClock } from '../domain/clock.js';
 import { DomainError } from '../domain/errors.js';
 import type { Store } from '../domain/store.js';
 import { createStore } from '../storage/store.js';
-import { ADMIN_COMMANDS, type AdminCommand, type Work } from './admin-commands.js';
+import type { AdminCommand, Work } from './admin-command.js';
+import { ADMIN_COMMANDS } from './admin-commands.js';
 import { flag, parseCommandArgs, UsageError } from './parse-args.js';
 import { openMigratedDatabase } from '../runtime/open-migrated-database.js';
 
