@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { FONT_STACK } from '../../web/src/lib/font-stack.js';
 import { accessibilityProblems } from '../support/accessibility.js';
 import {
@@ -13,6 +12,8 @@ import {
   expectHeading,
   PHONE,
   screenshot,
+  fontsUsed,
+  thaiFamilies,
 } from '../support/console-browser.js';
 import { pageEngine } from '../support/engines.js';
 
@@ -46,24 +47,6 @@ const ADMIN_AREAS = [
 async function isOffScreen(locator: Locator): Promise<boolean> {
   const box = await locator.boundingBox();
   return box !== null && box.x + box.width <= 0;
-}
-
-/** The Thai-capable font families this machine has (fontconfig), e.g. Loma, Garuda. */
-function thaiFamilies(): Set<string> {
-  const listed = execFileSync('fc-list', [':lang=th', 'family'], { encoding: 'utf8' });
-  return new Set(listed.split('\n').flatMap((line) => line.split(',').map((name) => name.trim())));
-}
-
-/** The platform fonts Chromium really drew the text of the first match of `selector` with. */
-async function fontsUsed(page: Page, selector: string) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('DOM.enable');
-  await cdp.send('CSS.enable');
-  const { root } = await cdp.send('DOM.getDocument');
-  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
-  const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
-  await cdp.detach();
-  return fonts;
 }
 
 // One engine is enough for the pages; the API tests run both.

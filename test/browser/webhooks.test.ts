@@ -1,6 +1,5 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import type { IncomingHttpHeaders } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
@@ -27,6 +26,8 @@ import {
   expectHeading,
   PHONE,
   screenshot,
+  fontsUsed,
+  thaiFamilies,
 } from '../support/console-browser.js';
 import { pageEngine } from '../support/engines.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -75,24 +76,6 @@ async function withinWindow(page: Page, locator: Locator): Promise<void> {
     box && box.x >= 0 && box.x + box.width <= width,
     `${String(locator)} is off the window`,
   );
-}
-
-/** The Thai-capable font families this machine has (fontconfig). */
-function thaiFamilies(): Set<string> {
-  const listed = execFileSync('fc-list', [':lang=th', 'family'], { encoding: 'utf8' });
-  return new Set(listed.split('\n').flatMap((line) => line.split(',').map((name) => name.trim())));
-}
-
-/** The platform fonts Chromium really drew the first match of `selector` with. */
-async function fontsUsed(page: Page, selector: string) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('DOM.enable');
-  await cdp.send('CSS.enable');
-  const { root } = await cdp.send('DOM.getDocument');
-  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
-  const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
-  await cdp.detach();
-  return fonts;
 }
 
 // One engine is enough for the pages; the console API's own test runs both.
@@ -188,7 +171,8 @@ describe(`webhooks in the console (${engine.name})`, () => {
 
     // A test event: the receiver gets it, signed with the secret the page showed.
     await card.getByRole('button', { name: 'Send test event' }).click();
-    await page.getByText(/^Test event msg_\w+ is on its way/).waitFor();
+    // An event id is msg_ and base64url: letters, digits, _ and -.
+    await page.getByText(/^Test event msg_[\w-]+ is on its way/).waitFor();
     const first = await received(receiver, 1);
     const event = await verifyWebhook<TestEvent>(
       first.body,

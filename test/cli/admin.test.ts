@@ -15,33 +15,13 @@ import { dispatchersViewOf } from '../../src/storage/status-board-store.js';
 import { logMailer } from '../../src/mail/log-mailer.js';
 import { createStore } from '../../src/storage/store.js';
 import { testEngines, type TestDatabase } from '../support/engines.js';
-import { runAdminInProcess, runNok, type NokResult } from './nok-process.js';
+import { assertRefused, jsonOf, runAdminInProcess, runNok } from './nok-process.js';
 import { contractInject } from '../support/served-contract.js';
 import { fromLedger } from '../../src/storage/from-ledger.js';
 
 // The command-line suite spawns the real `nok`; the per-command suites call the same runAdmin
 // in this process (a spawn costs over a second of CPU). Fixtures the command under test does
 // not create (accounts, senders) are made through the store.
-
-/** The single JSON object a `--json` command printed, after checking it printed only that. */
-function jsonOf(result: NokResult): Record<string, unknown> {
-  assert.equal(result.code, 0, `exit ${result.code}: ${result.stderr}`);
-  const lines = result.stdout.trim().split('\n');
-  assert.equal(lines.length, 1, `expected one line of JSON, got:\n${result.stdout}`);
-  const parsed: unknown = JSON.parse(lines[0] as string);
-  assert.ok(parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed));
-  return parsed as Record<string, unknown>;
-}
-
-function assertRefused(result: NokResult, message: RegExp): void {
-  assert.equal(
-    result.code,
-    1,
-    `expected exit 1, got ${result.code}: ${result.stdout}${result.stderr}`,
-  );
-  assert.equal(result.stdout, '');
-  assert.match(result.stderr, message);
-}
 
 describe('nok admin command line', () => {
   let dir: string;

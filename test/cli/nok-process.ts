@@ -134,3 +134,23 @@ async function adminInProcess(
   });
   return { code, stdout, stderr };
 }
+
+/** The single JSON object a `--json` command printed, after checking it printed only that. */
+export function jsonOf(result: NokResult): Record<string, unknown> {
+  assert.equal(result.code, 0, `exit ${result.code}: ${result.stderr}`);
+  const lines = result.stdout.trim().split('\n');
+  assert.equal(lines.length, 1, `expected one line of JSON, got:\n${result.stdout}`);
+  const parsed: unknown = JSON.parse(lines[0] as string);
+  assert.ok(parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed));
+  return parsed as Record<string, unknown>;
+}
+
+export function assertRefused(result: NokResult, message: RegExp): void {
+  assert.equal(
+    result.code,
+    1,
+    `expected exit 1, got ${result.code}: ${result.stdout}${result.stderr}`,
+  );
+  assert.equal(result.stdout, '');
+  assert.match(result.stderr, message);
+}

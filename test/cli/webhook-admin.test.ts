@@ -10,30 +10,10 @@ import { createAccount } from '../../src/domain/accounts/create-account.js';
 import type { Store } from '../../src/domain/store.js';
 import { createStore } from '../../src/storage/store.js';
 import { testEngines, type TestDatabase } from '../support/engines.js';
-import { databaseUrlFor, runAdminInProcess, type NokResult } from './nok-process.js';
+import { assertRefused, databaseUrlFor, jsonOf, runAdminInProcess } from './nok-process.js';
 
 // `nok admin webhook …`, called through the same runAdmin the binary calls (as admin.test.ts's
 // per-command suites do). Accounts are made through the store.
-
-/** The single JSON object a `--json` command printed, after checking it printed only that. */
-function jsonOf(result: NokResult): Record<string, unknown> {
-  assert.equal(result.code, 0, `exit ${result.code}: ${result.stderr}`);
-  const lines = result.stdout.trim().split('\n');
-  assert.equal(lines.length, 1, `expected one line of JSON, got:\n${result.stdout}`);
-  const parsed: unknown = JSON.parse(lines[0] as string);
-  assert.ok(parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed));
-  return parsed as Record<string, unknown>;
-}
-
-function assertRefused(result: NokResult, message: RegExp): void {
-  assert.equal(
-    result.code,
-    1,
-    `expected exit 1, got ${result.code}: ${result.stdout}${result.stderr}`,
-  );
-  assert.equal(result.stdout, '');
-  assert.match(result.stderr, message);
-}
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{32}$/;
 

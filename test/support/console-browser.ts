@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -238,4 +239,22 @@ export async function screenshot(
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 2_000))]);
   });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage });
+}
+
+/** The Thai-capable font families this machine has (fontconfig), e.g. Loma, Garuda. */
+export function thaiFamilies(): Set<string> {
+  const listed = execFileSync('fc-list', [':lang=th', 'family'], { encoding: 'utf8' });
+  return new Set(listed.split('\n').flatMap((line) => line.split(',').map((name) => name.trim())));
+}
+
+/** The platform fonts Chromium really drew the text of the first match of `selector` with. */
+export async function fontsUsed(page: Page, selector: string) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('DOM.enable');
+  await cdp.send('CSS.enable');
+  const { root } = await cdp.send('DOM.getDocument');
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+  const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+  await cdp.detach();
+  return fonts;
 }
