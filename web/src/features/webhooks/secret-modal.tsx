@@ -47,7 +47,8 @@ export function SecretModal({
             value={shown.secret}
             readOnly
             onFocus={(event) => event.currentTarget.select()}
-            styles={{ input: { fontFamily: 'monospace' } }}
+            // Tall enough for the underscore of whsec_, which a monospace font draws low.
+            styles={{ input: { fontFamily: 'monospace', height: 'auto', lineHeight: 2 } }}
             data-testid="webhook-secret"
           />
           <Group justify="space-between">
