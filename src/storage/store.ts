@@ -21,13 +21,13 @@ import type { Db, Tables } from './schema.js';
  * `transaction` hands to `work` does, bound to that transaction.
  */
 export function createStore(db: Kysely<Tables>): Store {
-  return {
-    ...queries(db),
+  const own: Pick<Store, 'transaction'> = {
     transaction: (work) =>
       db.isTransaction
         ? inTransaction(db as Transaction<Tables>, work)
         : db.transaction().execute((trx) => inTransaction(trx, work)),
   };
+  return queries(db, own);
 }
 
 /** Runs `work` with a store bound to `trx` that refuses balance changes once `work` settles. */
@@ -36,8 +36,7 @@ async function inTransaction<T>(
   work: (tx: TransactionStore) => Promise<T>,
 ): Promise<T> {
   let open = true;
-  const tx: TransactionStore = {
-    ...queries(trx),
+  const own: Pick<TransactionStore, 'transaction' | 'changeBalance' | 'lockAccount'> = {
     transaction: (nested) => nested(tx),
     changeBalance(change) {
       if (!open) {
@@ -57,6 +56,7 @@ async function inTransaction<T>(
         .execute();
     },
   };
+  const tx: TransactionStore = queries(trx, own);
   try {
     return await work(tx);
   } finally {
@@ -64,20 +64,74 @@ async function inTransaction<T>(
   }
 }
 
-function queries(db: Db): Omit<Store, 'transaction'> {
-  return {
-    ...accountsStore(db),
-    ...catalogueStore(db),
-    ...contactsStore(db),
-    ...messagesStore(db),
-    ...recipientsStore(db),
-    ...recipientListsStore(db),
-    ...senderRequestsStore(db),
-    ...usersStore(db),
-    ...sessionsStore(db),
-    ...peopleStore(db),
-    ...auditStore(db),
-    ...dashboardStore(db),
-    ...webhooksStore(db),
-  };
+/** Every area's store, each a function of the handle it runs on. */
+const AREAS = [
+  accountsStore,
+  catalogueStore,
+  contactsStore,
+  messagesStore,
+  recipientsStore,
+  recipientListsStore,
+  senderRequestsStore,
+  usersStore,
+  sessionsStore,
+  peopleStore,
+  auditStore,
+  dashboardStore,
+  webhooksStore,
+] as const;
+
+type Queries = Omit<Store, 'transaction'>;
+
+const HANDLE = Symbol('handle');
+const BUILT = Symbol('built');
+
+interface Lazy {
+  readonly [HANDLE]: Db;
+  readonly [BUILT]: (Record<string, unknown> | undefined)[];
+}
+
+/**
+ * A getter for each query method, built once: an object inheriting them builds an area's store
+ * on its handle the first time one of the area's methods is read. Two areas defining one name
+ * is an error here rather than the later one silently winning.
+ */
+let prototype: object | undefined;
+
+function queriesPrototype(db: Db): object {
+  if (prototype) return prototype;
+  const getters: PropertyDescriptorMap = {};
+  const owners = new Map<string, string>();
+  AREAS.forEach((area, index) => {
+    for (const name of Object.keys(area(db))) {
+      if (owners.has(name)) {
+        throw new Error(`${owners.get(name)} and ${area.name} both define ${name}`);
+      }
+      owners.set(name, area.name);
+      getters[name] = {
+        get(this: Lazy) {
+          const built = (this[BUILT][index] ??= AREAS[index]!(this[HANDLE]) as Record<
+            string,
+            unknown
+          >);
+          return built[name];
+        },
+      };
+    }
+  });
+  return (prototype = Object.create(Object.prototype, getters) as object);
+}
+
+/**
+ * The query methods on `db`, plus `own` properties. Each area's store is built at its first
+ * use: a transaction runs a few statements of one or two areas, and building every area's
+ * (some 300 closures) for each one cost more than the transaction itself.
+ */
+function queries<T extends object>(db: Db, own: T): Queries & T {
+  const lazy: Lazy = { [HANDLE]: db, [BUILT]: new Array(AREAS.length) };
+  return Object.assign(
+    Object.create(queriesPrototype(db)) as object,
+    lazy,
+    own,
+  ) as unknown as Queries & T;
 }
