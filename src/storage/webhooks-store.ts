@@ -163,8 +163,11 @@ export function webhooksStore(db: Db): WebhookQueueStore {
     },
 
     // A few statements per call, whatever the number of events: each is a round trip.
-    async insertWebhookEvents(events) {
-      let inserted = 0;
+    async insertWebhookEvents(events, lease) {
+      let stored = 0;
+      let written = 0;
+      const leased: { id: number; eventUid: string; endpointId: number }[] = [];
+      let leases = lease?.limit ?? 0;
       for (let i = 0; i < events.length; i += INSERT_CHUNK) {
         const chunk = events.slice(i, i + INSERT_CHUNK);
         const rows = await db
@@ -184,22 +187,43 @@ export function webhooksStore(db: Db): WebhookQueueStore {
           .returning(['id', 'uid'])
           .execute();
         const ids = new Map(rows.map((row) => [row.uid, Number(row.id)]));
+        const uids = new Map<number, string>();
         const deliveries = chunk.flatMap((event) => {
           const eventId = ids.get(event.uid);
           if (eventId === undefined || event.endpointIds.length === 0) return [];
-          inserted++;
+          stored++;
+          uids.set(eventId, event.uid);
           return event.endpointIds.map((endpointId) => ({
             event_id: eventId,
             endpoint_id: endpointId,
             next_attempt_at: event.createdAt,
+            lease_until: leases-- > 0 ? lease!.until : 0,
             created_at: event.createdAt,
           }));
         });
-        if (deliveries.length > 0) {
-          await db.insertInto('webhook_deliveries').values(deliveries).execute();
+        if (deliveries.length === 0) continue;
+        written += deliveries.length;
+        const inserted = await db
+          .insertInto('webhook_deliveries')
+          .values(deliveries)
+          .returning(['id', 'event_id', 'endpoint_id', 'lease_until'])
+          .execute();
+        // RETURNING's order is the engine's to choose: the leases are put in the events' order.
+        const byPair = new Map(
+          inserted
+            .filter((row) => Number(row.lease_until) !== 0)
+            .map((row) => [`${row.event_id}:${row.endpoint_id}`, Number(row.id)]),
+        );
+        for (const delivery of deliveries) {
+          if (delivery.lease_until === 0) continue;
+          leased.push({
+            id: byPair.get(`${delivery.event_id}:${delivery.endpoint_id}`)!,
+            eventUid: uids.get(delivery.event_id)!,
+            endpointId: delivery.endpoint_id,
+          });
         }
       }
-      return inserted;
+      return { events: stored, deliveries: written, leased };
     },
 
     async takeWebhookOutbox(limit) {
@@ -291,24 +315,30 @@ export function webhooksStore(db: Db): WebhookQueueStore {
           ) AS v(id, state, next_at, at, code, latency, error, response)
           WHERE d.id = v.id`.execute(db);
       } else {
-        for (const attempt of attempts) {
-          await db
-            .updateTable('webhook_deliveries')
-            .set((eb) => ({
-              state: attempt.state,
-              attempts: eb('attempts', '+', 1),
-              next_attempt_at: attempt.nextAttemptAt,
-              lease_until: 0,
-              first_attempt_at: sql`coalesce(first_attempt_at, ${attempt.at})`,
-              last_attempt_at: attempt.at,
-              last_status_code: attempt.statusCode,
-              last_latency_ms: Math.round(attempt.latencyMs),
-              last_error: attempt.error,
-              last_response: attempt.response,
-            }))
-            .where('id', '=', attempt.deliveryId)
-            .execute();
-        }
+        // SQLite: the same, the attempts passed as one JSON array of arrays.
+        const rows = attempts.map((a) => [
+          a.deliveryId,
+          a.state,
+          a.nextAttemptAt,
+          a.at,
+          a.statusCode,
+          Math.round(a.latencyMs),
+          a.error,
+          a.response,
+        ]);
+        await sql`
+          UPDATE webhook_deliveries SET state = v.state, attempts = attempts + 1,
+            next_attempt_at = v.next_at, lease_until = 0,
+            first_attempt_at = coalesce(first_attempt_at, v.at), last_attempt_at = v.at,
+            last_status_code = v.code, last_latency_ms = v.latency, last_error = v.error,
+            last_response = v.response
+          FROM (
+            SELECT value ->> 0 AS id, value ->> 1 AS state, value ->> 2 AS next_at,
+              value ->> 3 AS at, value ->> 4 AS code, value ->> 5 AS latency,
+              value ->> 6 AS error, value ->> 7 AS response
+            FROM json_each(${JSON.stringify(rows)})
+          ) AS v
+          WHERE webhook_deliveries.id = v.id`.execute(db);
       }
       // An endpoint is failing from its first failed attempt since its last success: its last
       // attempt of the batch decides.

@@ -11,6 +11,7 @@ import type { Message, MessageStore } from '../domain/messages/message-store.js'
 import type { RecipientStore } from '../domain/recipients/recipient-store.js';
 import { eventBody, newEventId } from '../domain/webhooks/event-body.js';
 import type {
+  ClaimedDelivery,
   FinalRecipient,
   NewWebhookEvent,
   OutboxRow,
@@ -29,6 +30,11 @@ export interface FanOutOptions {
   readonly batchWaitMs: number;
   /** Outbox rows one call takes at most. */
   readonly limit: number;
+  /**
+   * Deliveries to lease to the caller as they are written, up to `limit`, until `until`: the
+   * caller posts them at once, with no claim to read them back.
+   */
+  readonly lease?: { readonly until: number; readonly limit: number };
 }
 
 export interface FanOutResult {
@@ -39,6 +45,10 @@ export interface FanOutResult {
   readonly waitingSince: number | null;
   /** The call took as many rows as it could: there may be more. */
   readonly full: boolean;
+  /** The deliveries leased to the caller, to post now. */
+  readonly leased: readonly ClaimedDelivery[];
+  /** Deliveries written and left for a claim: more than `lease.limit`. */
+  readonly unleased: number;
 }
 
 /** Runs in the caller's transaction (`tx`), which takes the outbox rows and writes the events. */
@@ -46,7 +56,9 @@ export async function fanOut(tx: FanOutStore, options: FanOutOptions): Promise<F
   const { nowMs, batchMax, batchWaitMs, limit } = options;
   const rows = await tx.takeWebhookOutbox(limit);
   const { ready, waitingSince } = readyRows(rows, { nowMs, batchMax, batchWaitMs });
-  if (ready.length === 0) return { done: 0, events: 0, waitingSince, full: rows.length >= limit };
+  const full = rows.length >= limit;
+  if (ready.length === 0)
+    return { done: 0, events: 0, waitingSince, full, leased: [], unleased: 0 };
 
   const endpoints = new Map<number, WebhookEndpoint[]>();
   for (const accountId of new Set(ready.map((row) => row.accountId))) {
@@ -145,9 +157,30 @@ export async function fanOut(tx: FanOutStore, options: FanOutOptions): Promise<F
     }
   }
 
-  const stored = await tx.insertWebhookEvents(events);
+  const stored = await tx.insertWebhookEvents(events, options.lease);
   await tx.deleteWebhookOutbox(ready.map((row) => row.id));
-  return { done: ready.length, events: stored, waitingSince, full: rows.length >= limit };
+  const byUid = new Map(events.map((event) => [event.uid, event]));
+  const byId = new Map([...endpoints.values()].flat().map((endpoint) => [endpoint.id, endpoint]));
+  const leased = stored.leased.map(({ id, eventUid, endpointId }): ClaimedDelivery => {
+    const event = byUid.get(eventUid)!;
+    return {
+      id,
+      attempts: 0,
+      firstAttemptAt: null,
+      createdAt: event.createdAt,
+      eventUid,
+      body: event.body,
+      endpoint: byId.get(endpointId)!,
+    };
+  });
+  return {
+    done: ready.length,
+    events: stored.events,
+    waitingSince,
+    full,
+    leased,
+    unleased: stored.deliveries - leased.length,
+  };
 }
 
 /** The message as GET shows it: with its drSummary once it is complete. */
@@ -161,9 +194,9 @@ async function presentWithCounts(store: RecipientStore, message: Message) {
 }
 
 /**
- * The rows to turn into events now: all but the `recipients.final` rows of accounts whose
- * oldest such row is younger than `batchWaitMs` while they name fewer than `batchMax`
- * recipients.
+ * The rows to turn into events now: all but the `recipients.final` and `message.completed` rows
+ * of accounts whose oldest `recipients.final` row is younger than `batchWaitMs` while they name
+ * fewer than `batchMax` recipients.
  */
 function readyRows(
   rows: readonly OutboxRow[],
@@ -178,13 +211,17 @@ function readyRows(
     pending.set(row.accountId, account);
   }
   const waits = (accountId: number) => {
-    const account = pending.get(accountId)!;
-    return account.oldest > nowMs - batchWaitMs && account.count < batchMax;
+    const account = pending.get(accountId);
+    return (
+      account !== undefined && account.oldest > nowMs - batchWaitMs && account.count < batchMax
+    );
   };
   let waitingSince: number | null = null;
   const ready: OutboxRow[] = [];
   for (const row of rows) {
-    if (row.entry.kind === 'recipients.final' && waits(row.accountId)) {
+    // A completion waits with its account's recipients, so that it usually comes after them.
+    const kind = row.entry.kind;
+    if ((kind === 'recipients.final' || kind === 'message.completed') && waits(row.accountId)) {
       waitingSince = Math.min(waitingSince ?? row.createdAt, row.createdAt);
     } else {
       ready.push(row);

@@ -56,11 +56,15 @@ const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 5_000;
 /** Outbox rows one fan-out transaction takes at most. */
 const FAN_OUT_ROWS = 500;
 /**
- * How often the outbox is fanned out at most: each fan-out is a transaction, and a turn comes
- * at every request's end.
+ * How often a turn comes at most while work trickles in. Each turn is a transaction (on SQLite
+ * a sync to disk, the delivery path waiting for the connection meanwhile), so attempts made in
+ * the meantime wait for the next one to be written, and events for the next fan-out.
  */
-const fanOutEveryMs = 50;
-/** How long after a request ends the loop waits for others to end with it. */
+const TURN_EVERY_MS = 50;
+/**
+ * While more is due than the slots took: how long after a request ends the loop waits for
+ * others to end with it.
+ */
 const WAKE_COALESCE_MS = 10;
 
 interface Finished {
@@ -77,9 +81,10 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
   const inFlight = new Set<Promise<void>>();
   /** Attempts made and not yet written: the next turn writes them in one transaction. */
   let finished: Finished[] = [];
-  let fanOutDueAt = 0;
   /** When rows left waiting for their batch window are due (null: none wait). */
   let waitingDueAt: number | null = null;
+  /** More is due than the last turn took: the next one comes as soon as slots free up. */
+  let backlog = false;
   let stopped = false;
   let wakeUp: (() => void) | undefined;
   let failures = 0;
@@ -95,68 +100,63 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
         logger.warn({ err: error }, 'webhook delivery step failed; trying again shortly');
       }
       if (stopped) break;
-      if (worked) continue;
-      // Idle: until the next poll, or sooner when waiting rows' window ends.
-      const untilWaiting = waitingDueAt === null ? pollMs : waitingDueAt - clock.now();
-      await idle(
-        failures > 0
-          ? Math.min(pollMs * 2 ** failures, 10_000)
-          : Math.max(0, Math.min(pollMs, untilWaiting)),
-      );
+      await idle(failures > 0 ? Math.min(pollMs * 2 ** failures, 10_000) : untilNextTurn(worked));
     }
   })();
 
   /**
-   * One transaction (one commit: on SQLite each is a sync to disk, and the delivery path waits
-   * for the connection meanwhile): writes the attempts made since the last turn, fans the outbox
-   * out (at most every `fanOutEveryMs`, sooner while it finds full batches), and claims what the
-   * free slots can take. Then posts what it claimed; true when there was any work.
+   * At once while more is due than the slots took and half of them are free; otherwise at the
+   * turns' pace while there is work, or the idle poll, or when waiting rows' window ends.
+   */
+  function untilNextTurn(worked: boolean): number {
+    const room = settings.concurrency - inFlight.size;
+    if (backlog && room >= settings.concurrency / 2) return 0;
+    const busy = worked || inFlight.size > 0 || finished.length > 0;
+    const untilWaiting = waitingDueAt === null ? Infinity : waitingDueAt - clock.now();
+    return Math.max(0, Math.min(busy ? Math.min(TURN_EVERY_MS, pollMs) : pollMs, untilWaiting));
+  }
+
+  /**
+   * One transaction: writes the attempts made since the last turn, claims what is due (retries,
+   * and deliveries no process leased as it wrote them), and fans the outbox out, leasing the
+   * new deliveries the free slots can take. Then posts what it leased; true when there was any
+   * work.
    */
   async function turn(): Promise<boolean> {
     const batch = finished;
     finished = [];
     const room = settings.concurrency - inFlight.size;
-    const fanOutNow = clock.now() >= fanOutDueAt;
-    // Claims are made for half the slots or more at once: a turn is a transaction of a few
-    // round trips, not worth one request.
-    const claimNow = room > 0 && (inFlight.size === 0 || room >= settings.concurrency / 2);
-    if (batch.length === 0 && !fanOutNow && !claimNow) return false;
-    let fan: FanOutResult | null = null;
-    let claimed: ClaimedDelivery[];
+    let work: readonly [ClaimedDelivery[], FanOutResult];
     try {
-      claimed = await store.transaction(async (tx) => {
+      work = await store.transaction(async (tx) => {
         if (batch.length > 0) await tx.recordWebhookAttempts(batch.map((f) => f.attempt));
-        if (fanOutNow) {
-          fan = await fanOut(tx, {
-            nowMs: clock.now(),
-            batchMax: settings.batchMax,
-            // A row found at one fan-out or the next is sent within the window.
-            batchWaitMs: Math.max(0, settings.batchWaitMs - fanOutEveryMs),
-            limit: FAN_OUT_ROWS,
-          });
-        }
-        if (!claimNow) return [];
         const nowMs = clock.now();
-        return tx.claimWebhookDeliveries({
+        const leaseUntil = nowMs + leaseMs(settings.timeoutMs);
+        // What is due goes first, so that new events cannot keep older ones waiting.
+        const claimed =
+          room > 0 ? await tx.claimWebhookDeliveries({ nowMs, leaseUntil, limit: room }) : [];
+        const fanned = await fanOut(tx, {
           nowMs,
-          leaseUntil: nowMs + leaseMs(settings.timeoutMs),
-          limit: room,
+          batchMax: settings.batchMax,
+          // A row found at one turn or the next is sent within the window.
+          batchWaitMs: Math.max(0, settings.batchWaitMs - TURN_EVERY_MS),
+          limit: FAN_OUT_ROWS,
+          lease: { until: leaseUntil, limit: room - claimed.length },
         });
+        return [claimed, fanned] as const;
       });
     } catch (error) {
       // Written at the next turn; until then their leases keep the deliveries.
       finished = [...batch, ...finished];
       throw error;
     }
-    const fanned = fan as FanOutResult | null;
-    if (fanOutNow) {
-      fanOutDueAt = fanned?.full && fanned.done > 0 ? 0 : clock.now() + fanOutEveryMs;
-      waitingDueAt =
-        fanned?.waitingSince == null
-          ? null
-          : Math.max(fanned.waitingSince + settings.batchWaitMs - fanOutEveryMs, fanOutDueAt);
-    }
-    for (const delivery of claimed) {
+    const [claimed, fanned] = work;
+    backlog = (room > 0 && claimed.length === room) || fanned.full || fanned.unleased > 0;
+    waitingDueAt =
+      fanned.waitingSince === null
+        ? null
+        : fanned.waitingSince + settings.batchWaitMs - TURN_EVERY_MS;
+    for (const delivery of [...claimed, ...fanned.leased]) {
       const attempt = deliver(delivery)
         .catch((error: unknown) =>
           logger.error({ err: error, delivery: delivery.id }, 'posting a webhook failed'),
@@ -168,7 +168,7 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
       inFlight.add(attempt);
     }
     await afterRecorded(batch);
-    return batch.length > 0 || (fanned?.done ?? 0) > 0 || claimed.length > 0;
+    return batch.length > 0 || fanned.done > 0 || claimed.length > 0;
   }
 
   /** Posts one delivery; its outcome waits in `finished` for the next turn to write. */
@@ -294,12 +294,13 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
   }
 
   /**
-   * Wakes the loop shortly after a request ends, so that requests ending together are written
-   * in one turn; at once when none is left in flight.
+   * After a request ends: while more is due than the slots took, wakes the loop once half of
+   * them are free, shortly after, so that requests ending together make one turn. Otherwise the
+   * attempt waits for the next turn at the usual pace.
    */
   let soon: Timer | undefined;
   function wakeSoon(): void {
-    if (inFlight.size === 0) return wake();
+    if (!backlog || settings.concurrency - inFlight.size < settings.concurrency / 2) return;
     soon ??= timers.after(WAKE_COALESCE_MS, () => {
       soon = undefined;
       wake();

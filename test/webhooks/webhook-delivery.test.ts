@@ -392,12 +392,27 @@ for (const engine of testEngines()) {
       await rig.materialise();
       const tried = () => new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
       await eventually(async () => receiver.received.length > 0, 30_000, 'a first attempt');
+      // Every event written and refused once before the receiver changes its mood.
+      const outboxLeft = async () =>
+        Number(
+          (
+            await h.db.database.db
+              .selectFrom('webhook_outbox')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       await eventually(
         async () =>
           (await h.store.findMessageByUuid(uuid))!.completedAt !== null &&
-          receiver.received.length >= tried().size,
+          (await outboxLeft()) === 0 &&
+          (
+            await listWebhookDeliveries(h.store, { accountId: null }, endpoint.uuid, {
+              limit: 1000,
+            })
+          ).every((d) => d.attempts > 0),
         30_000,
-        'the send to finish',
+        'the send to finish and every event to be refused',
       );
       // Past the first retries (5 s, then 5 min): each is tried again and times out.
       mood = 'hang';

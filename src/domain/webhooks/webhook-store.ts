@@ -99,6 +99,19 @@ export interface NewWebhookEvent {
   readonly createdAt: number;
 }
 
+export interface InsertedWebhookEvents {
+  /** Events stored with at least one delivery (a dedupe key already stored: none). */
+  readonly events: number;
+  /** Deliveries written in all. */
+  readonly deliveries: number;
+  /** The deliveries leased to the caller, in the events' order. */
+  readonly leased: readonly {
+    readonly id: number;
+    readonly eventUid: string;
+    readonly endpointId: number;
+  }[];
+}
+
 /** A delivery a deliverer leased, with what it needs to post it. */
 export interface ClaimedDelivery {
   readonly id: number;
@@ -166,8 +179,15 @@ export interface WebhookEndpointStore extends WebhookOutboxWriter {
   ): Promise<WebhookDeliveryRecord[]>;
   /** Makes a delivery due now again (a resend); false when it is not the endpoint's. */
   resendWebhookDelivery(endpointId: number, deliveryId: number, nowMs: number): Promise<boolean>;
-  /** Stores events and a pending delivery of each to each of its endpoints, due at once. */
-  insertWebhookEvents(events: readonly NewWebhookEvent[]): Promise<number>;
+  /**
+   * Stores events and a pending delivery of each to each of its endpoints, due at once. With
+   * `lease`, the first `lease.limit` deliveries are leased until `lease.until` to the caller,
+   * which posts them (they are the ones returned) without claiming them.
+   */
+  insertWebhookEvents(
+    events: readonly NewWebhookEvent[],
+    lease?: { readonly until: number; readonly limit: number },
+  ): Promise<InsertedWebhookEvents>;
 }
 
 /**
