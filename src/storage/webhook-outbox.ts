@@ -45,15 +45,16 @@ export function outboxStatements(db: Kysely<Tables>) {
     anyEndpoint: statement((_: Record<string, never>) =>
       sql<{ one: number }>`SELECT 1 AS one WHERE ${anyEndpoint}`.compile(db),
     ),
-    /** `finals`: a JSON array of [message id, seq]; each row is read for its msisdn. */
+    /**
+     * `finals`: a JSON array of `FinalRecipient`s, as the fold's writes handed them back; each
+     * goes into its account's row as it is.
+     */
     recipientsFinal: statement((p: { finals: string; nowMs: number }) =>
       sql`INSERT INTO webhook_outbox (account_id, kind, payload, created_at)
-        SELECT m.account_id, 'recipients.final',
-          json_group_array(json_array(r.message_id, r.seq, r.msisdn, r.status, r.updated_at)),
+        SELECT m.account_id, 'recipients.final', json_group_array(json(f.value)),
           CAST(${p.nowMs} AS BIGINT)
         FROM json_each(${p.finals}) f
-        JOIN recipients r ON r.message_id = f.value ->> 0 AND r.seq = f.value ->> 1
-        JOIN messages m ON m.id = r.message_id
+        JOIN messages m ON m.id = f.value ->> 0
         GROUP BY m.account_id
         HAVING ${wantsWebhooks(sql`m.account_id`)}`.compile(db),
     ),

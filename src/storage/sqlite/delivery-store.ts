@@ -19,6 +19,7 @@ import {
   type Submission,
 } from '../../domain/delivery/delivery-events.js';
 import type { RecipientStatus } from '../../domain/statuses.js';
+import type { FinalRecipient } from '../../domain/webhooks/webhook-store.js';
 import { CountDeltas } from '../count-deltas.js';
 import { DeliveryChunks } from '../delivery-chunks.js';
 import {
@@ -62,11 +63,8 @@ export function sqliteDeliveryStore(
     const entries = deltas.entries();
     for (const entry of entries) exec(st.addCount, entry);
     if (finals.length === 0 || exec(outbox.anyEndpoint, {}).length === 0) return;
-    exec(outbox.recipientsFinal, {
-      finals: JSON.stringify(finals.map((row) => [row.message_id, row.seq])),
-      nowMs,
-    });
-    const messageIds = [...new Set(finals.map((row) => row.message_id))];
+    exec(outbox.recipientsFinal, { finals: JSON.stringify(finals), nowMs });
+    const messageIds = [...new Set(finals.map(([messageId]) => messageId))];
     exec(outbox.completedChecks, { messageIds: JSON.stringify(messageIds), nowMs });
   };
   const immediate = <T>(work: () => T): Promise<T> => run(() => raw.transaction(work).immediate());
@@ -188,11 +186,14 @@ export function sqliteDeliveryStore(
     if (events.size === 0) return [];
     const changed = exec(st.fold, { events: events.json(), nowMs });
     for (const row of changed) {
-      exec(st.writeFolded, row);
-      if (row.status !== 'pending') {
-        counts.move(row.message_id, 'pending', row.status);
-        finals.push(row);
+      if (row.status === 'pending') {
+        exec(st.writeFolded, row);
+        continue;
       }
+      // A final row's write hands back its msisdn, for the outbox's rows.
+      const [{ msisdn }] = exec(st.writeFinal, row) as [{ msisdn: string }];
+      counts.move(row.message_id, 'pending', row.status);
+      finals.push([row.message_id, row.seq, msisdn, row.status, row.updated_at]);
     }
     return changed;
   }
@@ -294,7 +295,7 @@ function sqliteRunner(raw: BetterSqlite3.Database) {
 type Pair = { carrier: string; smscId: string };
 
 /** The recipients a transaction made final, for the webhook outbox. */
-type FinalRows = Pick<FoldedRow, 'message_id' | 'seq'>[];
+type FinalRows = FinalRecipient[];
 
 function sqliteStatements(db: Kysely<Tables>) {
   return {
@@ -322,22 +323,8 @@ function sqliteStatements(db: Kysely<Tables>) {
         WITH RECURSIVE ${foldCtes(eventsFromJson(p.events), p.nowMs, { lock: false })}
         ${selectFolded}`.compile(db),
     ),
-    writeFolded: statement((p: FoldedRow) =>
-      db
-        .updateTable('recipients')
-        .set({
-          status: p.status,
-          error: p.error,
-          attempts: p.attempts,
-          parts_accepted: sql<number>`CAST(${p.parts_accepted} AS INTEGER)`,
-          parts_delivered: sql<number>`CAST(${p.parts_delivered} AS INTEGER)`,
-          next_attempt_at: p.next_attempt_at,
-          first_attempt_at: p.first_attempt_at,
-          updated_at: p.updated_at,
-        })
-        .where('message_id', '=', p.message_id)
-        .where('seq', '=', p.seq),
-    ),
+    writeFolded: statement((p: FoldedRow) => writeFolded(db, p)),
+    writeFinal: statement((p: FoldedRow) => writeFolded(db, p).returning('msisdn')),
     addCount: statement((p: { messageId: number; status: string; delta: number }) =>
       db
         .insertInto('message_counts')
@@ -368,4 +355,22 @@ function sqliteStatements(db: Kysely<Tables>) {
       }),
     ),
   };
+}
+
+/** A recipient's row as the fold left it. */
+function writeFolded(db: Kysely<Tables>, p: FoldedRow) {
+  return db
+    .updateTable('recipients')
+    .set({
+      status: p.status,
+      error: p.error,
+      attempts: p.attempts,
+      parts_accepted: sql<number>`CAST(${p.parts_accepted} AS INTEGER)`,
+      parts_delivered: sql<number>`CAST(${p.parts_delivered} AS INTEGER)`,
+      next_attempt_at: p.next_attempt_at,
+      first_attempt_at: p.first_attempt_at,
+      updated_at: p.updated_at,
+    })
+    .where('message_id', '=', p.message_id)
+    .where('seq', '=', p.seq);
 }
