@@ -4,7 +4,19 @@ import type { Message } from '../domain/messages/message-store.js';
 import type { RecipientRecord } from '../domain/recipients/recipient-store.js';
 import type { RecipientStatus } from '../domain/statuses.js';
 
-const iso = (ms: number) => new Date(ms).toISOString();
+let lastMs = NaN;
+let lastIso = '';
+/**
+ * A time as the API writes it. Times come in runs of one value (a batch's recipients share
+ * their `updatedAt`), so the last one is kept.
+ */
+function iso(ms: number): string {
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}
 
 export function presentMessage(message: Message, counts?: ReadonlyMap<RecipientStatus, number>) {
   return {
