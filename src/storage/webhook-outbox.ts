@@ -45,18 +45,20 @@ export function outboxStatements(db: Kysely<Tables>) {
     anyEndpoint: statement((_: Record<string, never>) =>
       sql<{ one: number }>`SELECT 1 AS one WHERE ${anyEndpoint}`.compile(db),
     ),
-    /**
-     * `finals`: a JSON array of `FinalRecipient`s, as the fold's writes handed them back; each
-     * goes into its account's row as it is.
-     */
-    recipientsFinal: statement((p: { finals: string; nowMs: number }) =>
-      sql`INSERT INTO webhook_outbox (account_id, kind, payload, created_at)
-        SELECT m.account_id, 'recipients.final', json_group_array(json(f.value)),
-          CAST(${p.nowMs} AS BIGINT)
-        FROM json_each(${p.finals}) f
-        JOIN messages m ON m.id = f.value ->> 0
-        GROUP BY m.account_id
-        HAVING ${wantsWebhooks(sql`m.account_id`)}`.compile(db),
+    /** `messageIds`: a JSON array; the account of each whose account has an enabled endpoint. */
+    wantingAccounts: statement((p: { messageIds: string }) =>
+      sql<{ id: number; account_id: number }>`SELECT m.id, m.account_id FROM messages m
+        WHERE m.id IN (SELECT value FROM json_each(${p.messageIds}))
+          AND ${wantsWebhooks(sql`m.account_id`)}`.compile(db),
+    ),
+    /** One account's `recipients.final` row; `payload` a JSON array of `FinalRecipient`s. */
+    recipientsFinal: statement((p: { accountId: number; payload: string; nowMs: number }) =>
+      db.insertInto('webhook_outbox').values({
+        account_id: p.accountId,
+        kind: 'recipients.final',
+        payload: p.payload,
+        created_at: p.nowMs,
+      }),
     ),
     /** `messageIds`: a JSON array; those whose pending count is 0 get a check. */
     completedChecks: statement((p: { messageIds: string; nowMs: number }) =>

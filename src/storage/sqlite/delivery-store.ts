@@ -56,16 +56,36 @@ export function sqliteDeliveryStore(
   const runQuery: RunStatement = async (statement, values) => exec(statement, values);
   const outbox = outboxStatements(db);
   /**
-   * Moves the counters, then writes the webhook outbox rows of the recipients the batch made
-   * final (webhook-outbox.ts), when any endpoint is enabled.
+   * The list a transaction collects its final recipients in for the webhook outbox, or null
+   * when no endpoint is enabled: then nothing is collected, nor any outbox row written.
    */
-  const applyCounts = (deltas: CountDeltas, finals: FinalRows, nowMs: number) => {
+  const finalsToPush = (): FinalRows | null =>
+    exec(outbox.anyEndpoint, {}).length > 0 ? [] : null;
+  /**
+   * Moves the counters, then writes the webhook outbox rows of the recipients the batch made
+   * final (webhook-outbox.ts): one per account with an enabled endpoint, its payload the
+   * account's finals as they were collected, and a completion check for each of their messages.
+   */
+  const applyCounts = (deltas: CountDeltas, finals: FinalRows | null, nowMs: number) => {
     const entries = deltas.entries();
     for (const entry of entries) exec(st.addCount, entry);
-    if (finals.length === 0 || exec(outbox.anyEndpoint, {}).length === 0) return;
-    exec(outbox.recipientsFinal, { finals: JSON.stringify(finals), nowMs });
-    const messageIds = [...new Set(finals.map(([messageId]) => messageId))];
-    exec(outbox.completedChecks, { messageIds: JSON.stringify(messageIds), nowMs });
+    if (finals === null || finals.length === 0) return;
+    const messageIds = JSON.stringify([...new Set(finals.map(([messageId]) => messageId))]);
+    const accounts = new Map(
+      exec(outbox.wantingAccounts, { messageIds }).map((row) => [row.id, row.account_id]),
+    );
+    const byAccount = new Map<number, FinalRecipient[]>();
+    for (const final of finals) {
+      const accountId = accounts.get(final[0]);
+      if (accountId === undefined) continue;
+      let list = byAccount.get(accountId);
+      if (!list) byAccount.set(accountId, (list = []));
+      list.push(final);
+    }
+    for (const [accountId, list] of byAccount) {
+      exec(outbox.recipientsFinal, { accountId, payload: JSON.stringify(list), nowMs });
+    }
+    exec(outbox.completedChecks, { messageIds, nowMs });
   };
   const immediate = <T>(work: () => T): Promise<T> => run(() => raw.transaction(work).immediate());
   /** The same, for work that awaits the shared statements: the mutex is held until it settles. */
@@ -89,7 +109,7 @@ export function sqliteDeliveryStore(
     recordOutcomes: (outcomes, nowMs) =>
       immediate(() => {
         const counts = new CountDeltas();
-        const finals: FinalRows = [];
+        const finals = finalsToPush();
         recordOutcomesNow(outcomes, nowMs, counts, finals);
         applyCounts(counts, finals, nowMs);
       }),
@@ -103,7 +123,7 @@ export function sqliteDeliveryStore(
     applyReceipts: (receipts, nowMs) =>
       immediate(() => {
         const counts = new CountDeltas();
-        const finals: FinalRows = [];
+        const finals = finalsToPush();
         const { matched, unmatched } = applyReceiptsNow(receipts, nowMs, counts, finals);
         for (const orphan of lastPerKey(unmatched, orphanKey)) {
           exec(st.insertOrphan, {
@@ -124,7 +144,7 @@ export function sqliteDeliveryStore(
       immediate(() => {
         const { nowMs, orphanMaxAgeMs, from = SWEEP_START, batchSize = SWEEP_BATCH } = input;
         const counts = new CountDeltas();
-        const finals: FinalRows = [];
+        const finals = finalsToPush();
         const orphans =
           from.orphans === null
             ? []
@@ -181,7 +201,7 @@ export function sqliteDeliveryStore(
     events: FoldEvents,
     nowMs: number,
     counts: CountDeltas,
-    finals: FinalRows,
+    finals: FinalRows | null,
   ): { message_id: number; status: RecipientStatus }[] {
     if (events.size === 0) return [];
     const changed = exec(st.fold, { events: events.json(), nowMs });
@@ -190,9 +210,13 @@ export function sqliteDeliveryStore(
         exec(st.writeFolded, row);
         continue;
       }
+      counts.move(row.message_id, 'pending', row.status);
+      if (finals === null) {
+        exec(st.writeFolded, row);
+        continue;
+      }
       // A final row's write hands back its msisdn, for the outbox's rows.
       const [{ msisdn }] = exec(st.writeFinal, row) as [{ msisdn: string }];
-      counts.move(row.message_id, 'pending', row.status);
       finals.push([row.message_id, row.seq, msisdn, row.status, row.updated_at]);
     }
     return changed;
@@ -202,7 +226,7 @@ export function sqliteDeliveryStore(
     outcomes: readonly PartOutcome[],
     nowMs: number,
     counts: CountDeltas,
-    finals: FinalRows,
+    finals: FinalRows | null,
   ): void {
     const events = new FoldEvents();
     for (const outcome of outcomes) {
@@ -228,7 +252,7 @@ export function sqliteDeliveryStore(
     receipts: readonly ReceiptReport[],
     nowMs: number,
     counts: CountDeltas,
-    finals: FinalRows,
+    finals: FinalRows | null,
   ): ReturnType<typeof matchReceipts> {
     const result = matchReceipts(
       receipts,
