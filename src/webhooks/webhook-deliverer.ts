@@ -1,9 +1,9 @@
-// The webhook deliverer (docs/adr/0049): in a loop, the fan-out turns outbox rows into events,
-// then due deliveries are leased and posted, up to `concurrency` at once, each signed as
-// Standard Webhooks v1 says. A lease outlasts a request's timeout, so no other process posts a
-// delivery this one holds; only a crash during a request can make it posted twice, under the
-// same id. Nothing is kept in memory that the database does not have: a process killed at any
-// point leaves rows that another one (or this one restarted) takes up.
+// The webhook deliverer (docs/adr/0049, 0050): in paced turns, due deliveries are leased and the
+// fan-out turns outbox rows into events, leasing the new deliveries its free slots take; what
+// was leased is posted, up to `concurrency` at once, each signed as Standard Webhooks v1 says. A lease outlasts a request's timeout, so no other process posts a
+// delivery this one holds; only a crash between a request and the turn that writes its outcome
+// can make it posted twice, under the same id. A process killed at any point leaves rows that
+// another one (or this one restarted) takes up.
 import type { Logger } from 'pino';
 import type { WebhookSettings } from '../domain/webhooks/webhook-settings.js';
 import type { Clock } from '../domain/clock.js';
@@ -49,8 +49,8 @@ export interface WebhookDeliverer {
 
 /**
  * How long a claimed delivery stays leased: a request ends within its timeout (post-webhook.ts
- * sees to it) and its outcome is written just after, so twice that and a margin is only ever
- * reached by a process that died holding it.
+ * sees to it) and its outcome is written at the next turn, so twice that and a margin is only
+ * ever reached by a process that died holding it.
  */
 const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 5_000;
 /** Outbox rows one fan-out transaction takes at most. */
