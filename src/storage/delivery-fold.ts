@@ -248,7 +248,7 @@ function recursiveCtes(
   const state = (f: string, e: string) =>
     sql.join(stepExpressions(f, e, sql.raw(`${f}.every`), nowMs).map(([, value]) => value));
   return sql`start AS (
-      SELECT r.message_id, r.seq, CAST(r.status AS TEXT) AS status,
+      SELECT r.message_id, r.seq, r.msisdn, CAST(r.status AS TEXT) AS status,
         CAST(r.error AS TEXT) AS error, r.attempts, r.parts_accepted, r.parts_delivered,
         r.next_attempt_at, r.first_attempt_at, r.updated_at, k.every,
         k.n, k.last, k.kind, k.next_at, k.attempt, k.accepts, k.delivers, k.ends_as,
@@ -257,11 +257,11 @@ function recursiveCtes(
       JOIN recipients r ON r.message_id = k.message_id AND r.seq = k.seq
       WHERE k.n = 1 ${several ? sql`AND k.last = 0` : sql``}
       ${lock ? sql`ORDER BY r.message_id, r.seq FOR UPDATE OF r` : sql``}
-    ), fold (message_id, seq, n, last, ${sql.join(STATE.map((c) => sql.raw(c)))}, every) AS (
-      SELECT s.message_id, s.seq, s.n, s.last, ${state('s', 's')}, s.every
+    ), fold (message_id, seq, msisdn, n, last, ${sql.join(STATE.map((c) => sql.raw(c)))}, every) AS (
+      SELECT s.message_id, s.seq, s.msisdn, s.n, s.last, ${state('s', 's')}, s.every
       FROM start s WHERE s.status = 'pending'
       UNION ALL
-      SELECT f.message_id, f.seq, e.n, e.last, ${state('f', 'e')}, f.every
+      SELECT f.message_id, f.seq, f.msisdn, e.n, e.last, ${state('f', 'e')}, f.every
       FROM fold f JOIN ev e ON e.message_id = f.message_id AND e.seq = f.seq AND e.n = f.n + 1
     ), folded AS (
       SELECT * FROM fold WHERE last = 1
@@ -364,7 +364,7 @@ function stepExpressions(
 
 /** The rows of `folded`, masks as text (so that no driver rounds them through a double). */
 export const selectFolded = sql`
-  SELECT message_id, seq, status, error, attempts,
+  SELECT message_id, seq, msisdn, status, error, attempts,
     CAST(parts_accepted AS TEXT) AS parts_accepted, CAST(parts_delivered AS TEXT) AS parts_delivered,
     next_attempt_at, first_attempt_at, updated_at
   FROM folded`;
@@ -373,6 +373,8 @@ export const selectFolded = sql`
 export interface FoldedRow {
   message_id: number;
   seq: number;
+  /** Carried along for the webhook outbox's final recipients; the fold never changes it. */
+  msisdn: string;
   status: RecipientStatus;
   error: string | null;
   attempts: number;

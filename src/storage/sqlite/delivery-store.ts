@@ -56,8 +56,9 @@ export function sqliteDeliveryStore(
   const runQuery: RunStatement = async (statement, values) => exec(statement, values);
   const outbox = outboxStatements(db);
   /**
-   * The list a transaction collects its final recipients in for the webhook outbox, or null
-   * when no endpoint is enabled: then nothing is collected, nor any outbox row written.
+   * The list a transaction collects its final recipients in for the webhook outbox (the fold
+   * carries each one's msisdn), or null when no endpoint is enabled: then nothing is collected,
+   * nor any outbox row written.
    */
   const finalsToPush = (): FinalRows | null =>
     exec(outbox.anyEndpoint, {}).length > 0 ? [] : null;
@@ -206,18 +207,11 @@ export function sqliteDeliveryStore(
     if (events.size === 0) return [];
     const changed = exec(st.fold, { events: events.json(), nowMs });
     for (const row of changed) {
-      if (row.status === 'pending') {
-        exec(st.writeFolded, row);
-        continue;
+      exec(st.writeFolded, row);
+      if (row.status !== 'pending') {
+        counts.move(row.message_id, 'pending', row.status);
+        finals?.push([row.message_id, row.seq, row.msisdn, row.status, row.updated_at]);
       }
-      counts.move(row.message_id, 'pending', row.status);
-      if (finals === null) {
-        exec(st.writeFolded, row);
-        continue;
-      }
-      // A final row's write hands back its msisdn, for the outbox's rows.
-      const [{ msisdn }] = exec(st.writeFinal, row) as [{ msisdn: string }];
-      finals.push([row.message_id, row.seq, msisdn, row.status, row.updated_at]);
     }
     return changed;
   }
@@ -348,7 +342,6 @@ function sqliteStatements(db: Kysely<Tables>) {
         ${selectFolded}`.compile(db),
     ),
     writeFolded: statement((p: FoldedRow) => writeFolded(db, p)),
-    writeFinal: statement((p: FoldedRow) => writeFolded(db, p).returning('msisdn')),
     addCount: statement((p: { messageId: number; status: string; delta: number }) =>
       db
         .insertInto('message_counts')
