@@ -3,7 +3,8 @@
 // delivery.bench.ts (a Nok child with the API, the scheduler, the dispatcher and the webhook
 // deliverer; the built-in SMSC in a process of its own, receipts at once), alternately without
 // a webhook endpoint and with one on a receiver of this process on 127.0.0.1 (after a warm-up
-// send, rounds A B A B …, so that the machine's drift falls on both). Each round prints
+// send, NOK_BENCH_WEBHOOK_ROUNDS pairs A B A B …, default 5, so that the machine's drift falls
+// on both). Each round prints
 // recipients per second (the send's request → no recipient pending) and Nok's CPU per recipient;
 // a round with the endpoint also waits for every recipient's final status at the receiver and
 // prints when the last came and how many requests carried them. Then the ratios of each pair
@@ -24,7 +25,7 @@ import { writeSimCarriersFile } from './support/carriers-file.js';
 
 const BENCH = 'webhook-delivery';
 const NUMBERS = Number(process.env.NOK_BENCH_DELIVERY_NUMBERS ?? 100_000);
-const ROUNDS = Number(process.env.NOK_BENCH_WEBHOOK_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.NOK_BENCH_WEBHOOK_ROUNDS ?? 5);
 const POLL_MS = 100;
 const TIMEOUT_MS = 10 * 60_000;
 
