@@ -20,6 +20,8 @@ export interface NokServer {
   rssBytes(): number;
   /** CPU time (user and system) the child has used since it started, in seconds. */
   cpuSeconds(): number;
+  /** CPU time of the child's main thread alone (its event loop), in seconds. */
+  mainThreadCpuSeconds(): number;
   /** Resets VmHWM to the current RSS (Linux `clear_refs` 5), so the next peak is one phase's. */
   resetPeakRss(): void;
   stop(): Promise<void>;
@@ -69,7 +71,8 @@ export async function startNokServer(env: Record<string, string>): Promise<NokSe
     },
     peakRssBytes: () => statusKb(pid, 'VmHWM') * 1024,
     rssBytes: () => statusKb(pid, 'VmRSS') * 1024,
-    cpuSeconds: () => cpuSeconds(pid),
+    cpuSeconds: () => cpuSeconds(`/proc/${pid}/stat`),
+    mainThreadCpuSeconds: () => cpuSeconds(`/proc/${pid}/task/${pid}/stat`),
     resetPeakRss: () => writeFileSync(`/proc/${pid}/clear_refs`, '5'),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -96,9 +99,9 @@ function describe(message: ChildMessage): string {
   return message.type === 'failed' ? message.error : message.type;
 }
 
-/** utime + stime of /proc/<pid>/stat (fields 14 and 15, after the parenthesised name). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** utime + stime of a /proc stat file (fields 14 and 15, after the parenthesised name). */
+function cpuSeconds(path: string): number {
+  const stat = readFileSync(path, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
