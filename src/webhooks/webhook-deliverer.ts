@@ -85,6 +85,8 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
   let waitingDueAt: number | null = null;
   /** More is due than the last turn took: the next one comes as soon as slots free up. */
   let backlog = false;
+  /** When the last turn looked for due deliveries. */
+  let claimedAt = -Infinity;
   let stopped = false;
   let wakeUp: (() => void) | undefined;
   let failures = 0;
@@ -133,8 +135,13 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
         const nowMs = clock.now();
         const leaseUntil = nowMs + leaseMs(settings.timeoutMs);
         // What is due goes first, so that new events cannot keep older ones waiting.
-        const claimed =
-          room > 0 ? await tx.claimWebhookDeliveries({ nowMs, leaseUntil, limit: room }) : [];
+        // Retries are seconds apart at the least, and deliveries no process leased are a
+        // backlog's: outside one, looking for them at the idle poll's pace is soon enough.
+        const claiming = room > 0 && (backlog || nowMs - claimedAt >= pollMs);
+        if (claiming) claimedAt = nowMs;
+        const claimed = claiming
+          ? await tx.claimWebhookDeliveries({ nowMs, leaseUntil, limit: room })
+          : [];
         const fanned = await fanOut(tx, {
           nowMs,
           batchMax: settings.batchMax,
