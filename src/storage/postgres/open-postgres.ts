@@ -82,7 +82,14 @@ export function openPostgres(url: string, options: OpenDatabaseOptions = {}): Da
       insertChunk(pool, messageId, fromSeq, toSeq, rows, nowMs),
   };
 
-  return { db, engine, delivery: postgresDeliveryStore(pool, db), close: () => db.destroy() };
+  // Kysely ends the pool only if a query went through it; work that used the pool alone (`nok
+  // migrate`) would otherwise leave its idle connections to hold the process up for
+  // idleTimeoutMillis.
+  const close = async () => {
+    await db.destroy();
+    if (!pool.ended) await pool.end();
+  };
+  return { db, engine, delivery: postgresDeliveryStore(pool, db), close };
 }
 
 /** The client's own statements report the broken connection; this only keeps the process up. */
