@@ -118,6 +118,8 @@ export interface DispatchSettings {
 
 export interface Config {
   readonly databaseUrl: string;
+  /** PostgreSQL: the direct connection for LISTEN (NOK_DATABASE_DIRECT_URL, else databaseUrl). */
+  readonly databaseDirectUrl: string;
   /** Where the API listens. */
   readonly host: string;
   readonly port: number;
@@ -197,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   return Object.freeze({
     databaseUrl: e.NOK_DATABASE_URL,
+    databaseDirectUrl: e.NOK_DATABASE_DIRECT_URL ?? e.NOK_DATABASE_URL,
     host: e.NOK_HOST,
     port: e.NOK_PORT,
     ops: Object.freeze({ host: e.NOK_OPS_HOST, port: e.NOK_OPS_PORT }),

@@ -91,6 +91,14 @@ export const SETTINGS = {
     description:
       'Where the data lives. A file path selects SQLite (the directory is created); `postgres://user@host:port/db` (or `postgresql://`) selects PostgreSQL.',
   }),
+  NOK_DATABASE_DIRECT_URL: setting({
+    schema: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL')
+      .optional(),
+    description:
+      "PostgreSQL: a connection that does not go through a pooler in transaction mode, for what needs a session of its own: listening for the other processes' wake-ups (LISTEN). Unset, NOK_DATABASE_URL is used.",
+  }),
   NOK_HOST: setting({
     schema: z.string().min(1),
     default: '127.0.0.1',
@@ -152,7 +160,7 @@ export const SETTINGS = {
     schema: integer(10),
     default: '1000',
     description:
-      'How often the scheduler looks for due scheduled messages and recipient lists to materialise (an accepted send also wakes it at once in the same process).',
+      'How often the scheduler looks for due scheduled messages and recipient lists to materialise. An accepted send also wakes it at once: in the same process, and on PostgreSQL in any process (LISTEN/NOTIFY).',
   }),
   NOK_MATERIALISE_CHUNK_SIZE: setting({
     schema: integer(100),
@@ -226,7 +234,7 @@ export const SETTINGS = {
     schema: integer(10, 60_000),
     default: '250',
     description:
-      'How often an idle dispatcher looks for work (10 to 60,000); a send accepted in the same process wakes it at once.',
+      'How often an idle dispatcher looks for work (10 to 60,000). Work materialised wakes it at once: in the same process, and on PostgreSQL in any process (LISTEN/NOTIFY).',
   }),
   NOK_DISPATCH_SWEEP_INTERVAL_MS: setting({
     schema: integer(10, 600_000),

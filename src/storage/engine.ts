@@ -27,7 +27,29 @@ export interface Database {
   readonly engine: EngineOps;
   /** Delivery's hot path: engine twins over the driver, not Kysely (delivery-store.ts). */
   readonly delivery: DeliveryStore;
+  /** Wake-ups between processes (docs/adr/0052). */
+  readonly wakes: Wakes;
   close(): Promise<void>;
+}
+
+/** Work one process leaves for a role another process may run. */
+export type WakeTopic = 'materialise' | 'dispatch';
+
+/**
+ * Wake-ups between processes on one database (docs/adr/0052): on PostgreSQL a NOTIFY, heard by
+ * the processes that LISTEN; on SQLite nothing (its roles share one process, which wakes them
+ * directly). A wake-up is a hint: whoever hears one looks for work as its poll would, and the
+ * poll stays, so a wake-up lost costs only time.
+ */
+export interface Wakes {
+  /** Tells the processes listening for `topic` that there is work; after its commit. */
+  notify(topic: WakeTopic): void;
+  /**
+   * Calls `onWake` whenever another process notifies one of `topics`, and for each of them
+   * whenever listening starts again after a broken connection (what was notified meanwhile is
+   * not known). Once per process.
+   */
+  listen(topics: readonly WakeTopic[], onWake: (topic: WakeTopic) => void): void;
 }
 
 export interface OpenDatabaseOptions {
@@ -37,4 +59,8 @@ export interface OpenDatabaseOptions {
   readonly maxConnections?: number;
   /** PostgreSQL: told when an idle pooled connection breaks; the pool replaces it. */
   readonly onIdleConnectionError?: (error: Error) => void;
+  /** PostgreSQL: where to LISTEN (NOK_DATABASE_DIRECT_URL); the pool's URL when unset. */
+  readonly directUrl?: string;
+  /** PostgreSQL: told when wake-ups fail to be sent or heard; polling still finds the work. */
+  readonly onWakeError?: (error: Error) => void;
 }

@@ -7,6 +7,7 @@ import type { NewRecipientRow } from '../../domain/recipients/recipient-chunk-wr
 import type { Database, EngineOps, OpenDatabaseOptions } from '../engine.js';
 import type { MessageRow, Row, Tables } from '../schema.js';
 import { postgresDeliveryStore } from './delivery-store.js';
+import { postgresWakes } from './wakes.js';
 import { bookkeepingSql, migrationsFor } from '../migrations/migrations.js';
 
 const INT8_OID = 20;
@@ -85,11 +86,15 @@ export function openPostgres(url: string, options: OpenDatabaseOptions = {}): Da
   // Kysely ends the pool only if a query went through it; work that used the pool alone (`nok
   // migrate`) would otherwise leave its idle connections to hold the process up for
   // idleTimeoutMillis.
+  const wakes = postgresWakes(pool, { connectionString: options.directUrl ?? url }, (error) =>
+    options.onWakeError?.(error),
+  );
   const close = async () => {
+    await wakes.close();
     await db.destroy();
     if (!pool.ended) await pool.end();
   };
-  return { db, engine, delivery: postgresDeliveryStore(pool, db), close };
+  return { db, engine, delivery: postgresDeliveryStore(pool, db), wakes, close };
 }
 
 /** The client's own statements report the broken connection; this only keeps the process up. */

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
-import type { Database, EngineOps } from '../engine.js';
+import type { Database, EngineOps, Wakes } from '../engine.js';
 import { sqliteDeliveryStore } from './delivery-store.js';
 import { insertRecipientChunkInSlices } from './insert-recipient-chunk.js';
 import type { Row, Tables } from '../schema.js';
@@ -74,7 +74,9 @@ export function openSqlite(path: string): Database {
   };
 
   const delivery = sqliteDeliveryStore(raw, db, withConnection);
-  return { db, engine, delivery, close: () => db.destroy() };
+  // One process serves every role on one SQLite file: it wakes them itself.
+  const wakes: Wakes = { notify: () => undefined, listen: () => undefined };
+  return { db, engine, delivery, wakes, close: () => db.destroy() };
 }
 
 const STATEMENT_CACHE_SIZE = 256;
