@@ -129,7 +129,8 @@ export async function startRuntime(
           logger,
           intervalMs: config.schedulerIntervalMs,
           chunkSize: config.materialiseChunkSize,
-          onWork: () => delivery?.dispatcher.wake(),
+          // A process wakes its own roles itself, and other processes' for roles it lacks.
+          onWork: () => (delivery ? delivery.dispatcher.wake() : database.wakes.notify('dispatch')),
           purge: { sessionLimits: config.sessionLimits },
         })
       : undefined;
@@ -171,12 +172,19 @@ export async function startRuntime(
           listen,
           dispatchers: dispatchersViewOf(database),
           onAccepted: (charged) => {
-            jobs?.wake();
+            if (jobs) jobs.wake();
+            else database.wakes.notify('materialise');
             metrics?.acceptedRecipients.inc({ engine: database.engine.name }, charged);
           },
         })
       : undefined;
     if (api) started.push(() => api.app.close());
+
+    // Other processes' wake-ups for the roles this one runs (docs/adr/0052).
+    database.wakes.listen(
+      [...(jobs ? (['materialise'] as const) : []), ...(delivery ? (['dispatch'] as const) : [])],
+      (topic) => (topic === 'materialise' ? jobs?.wake() : delivery?.dispatcher.wake()),
+    );
 
     const ops = await startOps(config, { logger, listen, metrics, status });
     started.push(() => ops.app.close());
@@ -213,6 +221,9 @@ async function openStore(
     nowMs: clock.now(),
     onIdleConnectionError: (error) =>
       logger.warn({ err: error }, 'an idle database connection broke; the pool replaces it'),
+    directUrl: config.databaseDirectUrl,
+    onWakeError: (error) =>
+      logger.warn({ err: error }, 'a wake-up between processes failed; polling finds the work'),
   });
   return { database, store: createStore(database.db) };
 }

@@ -93,13 +93,22 @@ async function setWebhook(runtime: Runtime, accountId: number, url: string, enab
 }
 
 async function main(): Promise<void> {
-  // NOK_BENCH_DISPATCHER=1 adds the dispatcher role (delivering to NOK_CARRIERS_FILE).
-  const runtime = await startRuntime(loadConfig(process.env), {
-    api: true,
-    scheduler: true,
-    dispatcher: process.env.NOK_BENCH_DISPATCHER === '1',
-    webhooks: process.env.NOK_BENCH_DISPATCHER === '1',
-  });
+  // NOK_BENCH_DISPATCHER=1 adds the dispatcher role (delivering to NOK_CARRIERS_FILE);
+  // NOK_BENCH_ROLES (api,scheduler,dispatcher,webhooks) names the roles instead, for benches
+  // that run them as processes of their own.
+  const dispatcher = process.env.NOK_BENCH_DISPATCHER === '1';
+  const named = process.env.NOK_BENCH_ROLES?.split(',');
+  const runtime = await startRuntime(
+    loadConfig(process.env),
+    named
+      ? {
+          api: named.includes('api'),
+          scheduler: named.includes('scheduler'),
+          dispatcher: named.includes('dispatcher'),
+          webhooks: named.includes('webhooks'),
+        }
+      : { api: true, scheduler: true, dispatcher, webhooks: dispatcher },
+  );
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
@@ -123,7 +132,7 @@ async function main(): Promise<void> {
   });
   // The parent died without saying stop: do not outlive it.
   process.on('disconnect', () => void stop(1));
-  send({ type: 'ready', url: runtime.url!, opsUrl: runtime.opsUrl! });
+  send({ type: 'ready', url: runtime.url ?? '', opsUrl: runtime.opsUrl! });
 }
 
 main().catch((error: unknown) => {
