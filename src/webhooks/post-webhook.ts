@@ -36,6 +36,14 @@ export interface WebhookPost {
   readonly timeoutMs: number;
   /** NOK_WEBHOOK_ALLOW_PRIVATE_TARGETS */
   readonly allowPrivate: boolean;
+  /** Ends the request before its timeout: the deliverer's stop, once its drain is over. */
+  readonly cutShort?: CutShort;
+}
+
+/** A signal that cuts requests short; each request listens while it runs. */
+export interface CutShort {
+  /** Calls `listener` once when requests are cut; returns what stops listening. */
+  onCut(listener: () => void): () => void;
 }
 
 export interface WebhookPostResult {
@@ -86,6 +94,7 @@ export async function postWebhook(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const deadline = startDeadline(post.timeoutMs);
+  const stopListening = post.cutShort?.onCut(() => deadline.expire(new CutShortError()));
   try {
     const url = targetUrl(post.url);
     if (typeof url === 'string') return refused(`refused: ${url}`, elapsed());
@@ -105,6 +114,7 @@ export async function postWebhook(
   } catch (error) {
     return failed(describeFailure(error, post.timeoutMs), elapsed());
   } finally {
+    stopListening?.();
     deadline.stop();
   }
 }
@@ -227,7 +237,7 @@ function exchange(
   { fresh = false }: { fresh?: boolean } = {},
 ): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
-    if (deadline.expired) return reject(new TimedOut());
+    if (deadline.expiredWith) return reject(deadline.expiredWith);
     const options = requestOptions(url, addresses, post.headers, body.length, fresh);
     const request = url.protocol === 'https:' ? httpsRequest(options) : httpRequest(options);
     let settled = false;
@@ -241,7 +251,7 @@ function exchange(
       if (!keep) request.destroy();
       outcome();
     };
-    const stopWaiting = deadline.onExpire(() => settle(() => reject(new TimedOut())));
+    const stopWaiting = deadline.onExpire((error) => settle(() => reject(error)));
     let answered = false;
     request.on('error', (error) =>
       settle(() =>
@@ -395,13 +405,17 @@ function failed(error: string, latencyMs: number): WebhookPostResult {
 }
 
 class TimedOut extends Error {}
+class CutShortError extends Error {}
 
 interface Deadline {
-  readonly expired: boolean;
+  /** Why the deadline passed (TimedOut, or CutShortError), once it has. */
+  readonly expiredWith: Error | undefined;
   /** Calls `listener` once when the deadline passes; returns what stops that. */
-  onExpire(listener: () => void): () => void;
-  /** `work`, or a TimedOut rejection when the deadline passes first. */
+  onExpire(listener: (error: Error) => void): () => void;
+  /** `work`, or a rejection with the deadline's error when it passes first. */
   race<T>(work: Promise<T>): Promise<T>;
+  /** Passes the deadline now, with `error`. */
+  expire(error: Error): void;
   stop(): void;
 }
 
@@ -410,28 +424,32 @@ interface Deadline {
  * AbortController: making one was a tenth of a post's CPU, and nothing here takes a signal.)
  */
 function startDeadline(timeoutMs: number): Deadline {
-  let expired = false;
-  const listeners = new Set<() => void>();
-  const timer = setTimeout(() => {
-    expired = true;
-    for (const listener of listeners) listener();
+  let expiredWith: Error | undefined;
+  const listeners = new Set<(error: Error) => void>();
+  const expire = (error: Error) => {
+    if (expiredWith) return;
+    expiredWith = error;
+    clearTimeout(timer);
+    for (const listener of listeners) listener(error);
     listeners.clear();
-  }, timeoutMs);
-  const onExpire = (listener: () => void) => {
+  };
+  const timer = setTimeout(() => expire(new TimedOut()), timeoutMs);
+  const onExpire = (listener: (error: Error) => void) => {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
   return {
-    get expired() {
-      return expired;
+    get expiredWith() {
+      return expiredWith;
     },
     onExpire,
+    expire,
     // A resolver cannot be cancelled: past the deadline its answer is just not waited for.
     race: <T>(work: Promise<T>) =>
-      expired
-        ? Promise.reject(new TimedOut())
+      expiredWith
+        ? Promise.reject(expiredWith)
         : new Promise<T>((resolve, reject) => {
-            const stop = onExpire(() => reject(new TimedOut()));
+            const stop = onExpire(reject);
             work.then(
               (value) => {
                 stop();
@@ -452,6 +470,7 @@ function startDeadline(timeoutMs: number): Deadline {
 
 function describeFailure(error: unknown, timeoutMs: number): string {
   if (error instanceof TimedOut) return `timed out after ${timeoutMs} ms`;
+  if (error instanceof CutShortError) return 'cut short: Nok stopped before the answer came';
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
   switch (code) {

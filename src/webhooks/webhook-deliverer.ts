@@ -20,7 +20,12 @@ import type {
 } from '../domain/webhooks/webhook-store.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { fanOut, type FanOutResult, type FanOutStore } from './fan-out.js';
-import { postWebhook, type WebhookPost, type WebhookPostResult } from './post-webhook.js';
+import {
+  postWebhook,
+  type CutShort,
+  type WebhookPost,
+  type WebhookPostResult,
+} from './post-webhook.js';
 import { webhookSignature } from './sign.js';
 
 export interface WebhookDelivererOptions {
@@ -36,6 +41,11 @@ export interface WebhookDelivererOptions {
   readonly metrics?: Metrics;
   /** How often an idle deliverer looks for work (default 200 ms). */
   readonly pollMs?: number;
+  /**
+   * At stop, how long requests in flight may take before they are cut short (NOK_DRAIN_MS;
+   * default their timeout). A request cut short is a failed attempt, retried on its schedule.
+   */
+  readonly drainMs?: number;
   readonly post?: (post: WebhookPost) => Promise<WebhookPostResult>;
   readonly random?: () => number;
 }
@@ -78,7 +88,16 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
   const post = options.post ?? postWebhook;
   const random = options.random ?? Math.random;
   const pollMs = options.pollMs ?? 200;
+  const drainMs = options.drainMs ?? settings.timeoutMs;
   const inFlight = new Set<Promise<void>>();
+  /** What the requests in flight listen to, to be cut short at the end of the drain. */
+  const cutListeners = new Set<() => void>();
+  const cutShort: CutShort = {
+    onCut(listener) {
+      cutListeners.add(listener);
+      return () => void cutListeners.delete(listener);
+    },
+  };
   /** Attempts made and not yet written: the next turn writes them in one transaction. */
   let finished: Finished[] = [];
   /** When rows left waiting for their batch window are due (null: none wait). */
@@ -198,6 +217,7 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
       body: delivery.body,
       timeoutMs: settings.timeoutMs,
       allowPrivate: settings.allowPrivateTargets,
+      cutShort,
     });
     const at = clock.now();
     const next = result.ok
@@ -320,6 +340,15 @@ export function startWebhookDeliverer(options: WebhookDelivererOptions): Webhook
       stopped = true;
       wake();
       await loop;
+      // The requests in flight get the drain; then they are cut short, and written as failed
+      // attempts that any process retries on their schedule.
+      let drained: Timer | undefined;
+      await Promise.race([
+        Promise.all(inFlight),
+        new Promise<void>((resolve) => (drained = timers.after(drainMs, resolve))),
+      ]);
+      drained?.clear();
+      for (const cut of [...cutListeners]) cut();
       await Promise.all(inFlight);
       soon?.clear();
       if (finished.length > 0) {

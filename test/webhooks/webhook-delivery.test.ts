@@ -101,7 +101,12 @@ for (const engine of testEngines()) {
 
     function deliver(
       store: Store,
-      options: { clock?: Clock; settings?: Partial<WebhookSettings>; metrics?: Metrics } = {},
+      options: {
+        clock?: Clock;
+        settings?: Partial<WebhookSettings>;
+        metrics?: Metrics;
+        drainMs?: number;
+      } = {},
     ): WebhookDeliverer {
       const deliverer = startWebhookDeliverer({
         store,
@@ -113,6 +118,7 @@ for (const engine of testEngines()) {
         publicUrl: 'http://127.0.0.1:8080',
         pollMs: 20,
         metrics: options.metrics,
+        drainMs: options.drainMs,
       });
       deliverers.push(deliverer);
       return deliverer;
@@ -508,6 +514,34 @@ for (const engine of testEngines()) {
       await sendTestWebhook(h.store, { accountId: null }, endpoint.uuid, clock.now());
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(receiver.received.length, 2);
+    });
+
+    it('cuts the requests still in flight at the end of its drain when stopped, and they are retried', async () => {
+      const customer = await h.customer();
+      receiver = await startWebhookReceiver();
+      receiver.answer = () => 'hang';
+      const endpoint = await endpointFor(customer, receiver.url);
+      const clock = new ShiftedClock();
+      const first = deliver(h.store, { clock, settings: { timeoutMs: 60_000 }, drainMs: 200 });
+      await sendTestWebhook(h.store, { accountId: null }, endpoint.uuid, clock.now());
+      await eventually(async () => receiver.received.length === 1, 10_000, 'the request');
+      const stopping = Date.now();
+      await first.stop();
+      deliverers = deliverers.filter((d) => d !== first);
+      const stopMs = Date.now() - stopping;
+      assert.ok(stopMs < 10_000, `stopped after ${stopMs} ms: its drain, not the 60 s timeout`);
+      const [cut] = await listWebhookDeliveries(h.store, { accountId: null }, endpoint.uuid, {
+        limit: 10,
+      });
+      assert.deepEqual([cut!.state, cut!.attempts, cut!.statusCode], ['pending', 1, null]);
+      assert.match(cut!.error ?? '', /cut short/);
+
+      receiver.answer = () => ({ status: 204 });
+      clock.offset += 10_000;
+      deliver(h.store, { clock });
+      await eventually(async () => receiver.received.length === 2, 10_000, 'the retry');
+      const ids = receiver.received.map((r) => r.headers['webhook-id']);
+      assert.equal(ids[1], ids[0], 'the same event, under the same id');
     });
 
     it('gives up after the retry window and disables an endpoint that failed through it', async () => {
