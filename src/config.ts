@@ -118,6 +118,8 @@ export interface DispatchSettings {
 
 export interface Config {
   readonly databaseUrl: string;
+  /** At stop, how long HTTP requests and webhook posts in flight may take (NOK_DRAIN_MS). */
+  readonly drainMs: number;
   /** PostgreSQL: the direct connection for LISTEN (NOK_DATABASE_DIRECT_URL, else databaseUrl). */
   readonly databaseDirectUrl: string;
   /** Where the API listens. */
@@ -199,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   return Object.freeze({
     databaseUrl: e.NOK_DATABASE_URL,
+    drainMs: e.NOK_DRAIN_MS,
     databaseDirectUrl: e.NOK_DATABASE_DIRECT_URL ?? e.NOK_DATABASE_URL,
     host: e.NOK_HOST,
     port: e.NOK_PORT,

@@ -18,7 +18,12 @@ import { startBackgroundJobs, type BackgroundJobs } from './scheduler/background
 import { startSmsc, type RunningSmsc } from './smsc/start-smsc.js';
 import { startDelivery } from './runtime/start-delivery.js';
 import { ExplainedError } from './domain/explained-error.js';
-import { describeError, listenOrExplain, StartedParts } from './runtime/start-steps.js';
+import {
+  closeWithin,
+  describeError,
+  listenOrExplain,
+  StartedParts,
+} from './runtime/start-steps.js';
 import type { Database } from './storage/engine.js';
 import { dispatchersViewOf } from './storage/status-board-store.js';
 import { createStore } from './storage/store.js';
@@ -147,6 +152,7 @@ export async function startRuntime(
             mail: createOutbox(mailerOf(config, logger), logger),
             publicUrl: config.publicUrl,
             metrics,
+            drainMs: config.drainMs,
           })
         : undefined;
     if (webhooks) started.push(() => webhooks.stop());
@@ -178,7 +184,7 @@ export async function startRuntime(
           },
         })
       : undefined;
-    if (api) started.push(() => api.app.close());
+    if (api) started.push(() => closeWithin(api.app, config.drainMs, logger));
 
     // Other processes' wake-ups for the roles this one runs (docs/adr/0052).
     database.wakes.listen(
@@ -187,7 +193,7 @@ export async function startRuntime(
     );
 
     const ops = await startOps(config, { logger, listen, metrics, status });
-    started.push(() => ops.app.close());
+    started.push(() => closeWithin(ops.app, config.drainMs, logger));
 
     return {
       database,

@@ -248,6 +248,12 @@ export const SETTINGS = {
     description:
       'At stop, how long a dispatcher waits for its parts in flight, and the binds for their unbind (0 to 600,000).',
   }),
+  NOK_DRAIN_MS: setting({
+    schema: integer(0, 600_000),
+    default: '10000',
+    description:
+      "At stop, how long the API and the operator listener wait for requests in flight, and the webhook deliverer for its posts (0 to 600,000). Past it their connections are cut: a client's request that never ends cannot keep a process from stopping. A dispatcher's parts have NOK_DISPATCH_DRAIN_MS.",
+  }),
   NOK_DISPATCH_COMMIT_BATCH: setting({
     schema: integer(1, 100_000),
     default: '1000',

@@ -28,6 +28,29 @@ export class StartedParts {
 }
 
 /**
+ * Closes an HTTP app: no new connections, idle ones closed at once (Fastify's default), and the
+ * requests in flight given `drainMs` to end. Past it their connections are cut, so that a client
+ * holding one open (a body that never ends, an answer nobody reads) cannot keep the process from
+ * stopping. A request cut short has not been answered: what it changed is committed whole or
+ * not at all, and the client sends it again (a send, with the same Idempotency-Key).
+ */
+export async function closeWithin(
+  app: FastifyInstance,
+  drainMs: number,
+  logger: Logger,
+): Promise<void> {
+  const cut = setTimeout(() => {
+    logger.warn({ drainMs }, 'requests still in flight at the end of the drain; cutting them');
+    app.server.closeAllConnections();
+  }, drainMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(cut);
+  }
+}
+
+/**
  * Listens, or throws an error that says what could not listen, where, which settings to change
  * and why, e.g. "Cannot listen for the API on 127.0.0.1:8080 (NOK_HOST, NOK_PORT): listen
  * EADDRINUSE: address already in use 127.0.0.1:8080".

@@ -7,11 +7,13 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
 import { startSmsc, type RunningSmsc } from '../../src/smsc/start-smsc.js';
 import { testEngines, type TestDatabase } from '../support/engines.js';
+import { freePort } from '../support/free-port.js';
 import { spawnNok } from './nok-process.js';
 
 /** The bound the issue sets; the exits measured here take some tens of milliseconds. */
@@ -124,6 +126,52 @@ for (const engine of testEngines()) {
         assertPrompt(await run(db, [role], STARTED, { env, sigterm: true }), role);
       });
     }
+
+    it('a busy nok api, a request of it never ending, exits at the end of NOK_DRAIN_MS', async () => {
+      const port = await freePort();
+      const drainMs = 500;
+      const child = spawnNok(db, ['api'], {
+        NOK_HOST: '127.0.0.1',
+        NOK_PORT: String(port),
+        NOK_LOG_LEVEL: 'info',
+        NOK_LOG_FORMAT: 'json',
+        NOK_DRAIN_MS: String(drainMs),
+      });
+      const exited = once(child, 'exit') as Promise<[number | null]>;
+      let output = '';
+      await new Promise<void>((resolve) =>
+        child.stdout!.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (STARTED.test(output)) resolve();
+        }),
+      );
+      // A send whose body never comes whole: the request stays in flight.
+      const socket = connect(port, '127.0.0.1');
+      await once(socket, 'connect');
+      socket.write(
+        'POST /api/v2/sms/send HTTP/1.1\r\nhost: nok\r\ncontent-type: application/json\r\n' +
+          'content-length: 1000\r\n\r\n{"msisdns":[',
+      );
+      socket.on('error', () => undefined);
+      // Read what comes (a 401 for the missing key), so that the close is seen.
+      socket.resume();
+      const closed = once(socket, 'close');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const from = performance.now();
+      process.kill(child.pid!, 'SIGTERM');
+      const backstop = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      const [code] = await exited;
+      clearTimeout(backstop);
+      const tookMs = performance.now() - from;
+      await closed;
+      assert.equal(code, 0, output);
+      assert.ok(tookMs >= drainMs - 50, `exited after ${Math.round(tookMs)} ms, before the drain`);
+      assert.ok(
+        tookMs < drainMs + PROMPT_MS,
+        `exited ${Math.round(tookMs)} ms after SIGTERM (drain ${drainMs} ms)`,
+      );
+      assert.match(output, /cutting them/, 'the cut is logged');
+    });
 
     it('an idle nok dispatcher, bound to its carrier, exits within a second of SIGTERM', async () => {
       const ran = await run(db, ['dispatcher'], /"msg":"bind up"[^\n]*\n[^]*"msg":"bind up"/, {
