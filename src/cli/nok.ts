@@ -7,6 +7,7 @@ import { ExplainedError } from '../domain/explained-error.js';
 import { describeError } from '../runtime/start-steps.js';
 import { startSmsc } from '../smsc/start-smsc.js';
 import { runAdmin } from './admin.js';
+import { runBackup } from './backup.js';
 import { ensureDemoAccount } from './demo.js';
 import { openMigratedDatabase } from '../runtime/open-migrated-database.js';
 
@@ -24,6 +25,8 @@ const USAGE = `Usage: nok <command>
 
 Every role but smsc serves /health, /metrics and /status on NOK_OPS_HOST:NOK_OPS_PORT.
   migrate      applies database migrations and exits
+  backup FILE  copies the SQLite database to FILE, a new file, consistent as of one moment,
+               while Nok goes on running on it (PostgreSQL: use pg_dump)
   admin ...    operator commands; \`nok admin help\` lists them
 
 Settings are NOK_* environment variables; docs/configuration.md lists them.`;
@@ -86,6 +89,8 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case 'backup':
+      return runBackup(config, rest);
     case 'admin':
       return runAdmin(config, rest);
     default:

@@ -20,6 +20,12 @@ export interface EngineOps extends RecipientChunkWriter {
   applyMigration(migration: Migration, nowMs: number): Promise<boolean>;
   /** Ids of the migrations recorded as applied. */
   appliedMigrations(): Promise<number[]>;
+  /**
+   * Copies the database, consistent as of one moment, to a new file at `destination` while
+   * others go on reading and writing it (`nok backup`). SQLite only: PostgreSQL has pg_dump and
+   * its own backups, and refuses with an ExplainedError that says so.
+   */
+  backup(destination: string): Promise<void>;
 }
 
 export interface Database {

@@ -8,6 +8,7 @@ import type { Database, EngineOps, OpenDatabaseOptions } from '../engine.js';
 import type { MessageRow, Row, Tables } from '../schema.js';
 import { postgresDeliveryStore } from './delivery-store.js';
 import { postgresWakes } from './wakes.js';
+import { ExplainedError } from '../../domain/explained-error.js';
 import { bookkeepingSql, migrationsFor } from '../migrations/migrations.js';
 
 const INT8_OID = 20;
@@ -81,6 +82,13 @@ export function openPostgres(url: string, options: OpenDatabaseOptions = {}): Da
     },
     insertRecipientChunk: (messageId, fromSeq, toSeq, rows, nowMs) =>
       insertChunk(pool, messageId, fromSeq, toSeq, rows, nowMs),
+    backup() {
+      return Promise.reject(
+        new ExplainedError(
+          'nok backup copies a SQLite database; back PostgreSQL up with its own tools: pg_dump, or base backups with WAL archiving',
+        ),
+      );
+    },
   };
 
   // Kysely ends the pool only if a query went through it; work that used the pool alone (`nok
