@@ -5,13 +5,14 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
 import { startSmsc, type RunningSmsc } from '../../src/smsc/start-smsc.js';
+import { writeSimCarriersFile } from '../support/carriers-file.js';
 import { testEngines, type TestDatabase } from '../support/engines.js';
 import { freePort } from '../support/free-port.js';
 import { spawnNok } from './nok-process.js';
@@ -87,22 +88,7 @@ for (const engine of testEngines()) {
       db = await engine.create();
       smsc = await startSmsc({ preset: 'happy' });
       dir = mkdtempSync(join(tmpdir(), 'nok-exits-'));
-      carriersFile = join(dir, 'carriers.json');
-      writeFileSync(
-        carriersFile,
-        JSON.stringify({
-          carriers: [
-            {
-              name: 'sim',
-              host: smsc.host,
-              port: smsc.port,
-              systemId: 'nok',
-              password: 'nok',
-              binds: 2,
-            },
-          ],
-        }),
-      );
+      carriersFile = writeSimCarriersFile(dir, smsc, { binds: 2 });
     });
     after(async () => {
       await smsc.close();

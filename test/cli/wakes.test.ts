@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,6 +15,7 @@ import pg from 'pg';
 import type { WakeTopic } from '../../src/storage/engine.js';
 import { openDatabase } from '../../src/storage/open-database.js';
 import { startSmsc, type RunningSmsc } from '../../src/smsc/start-smsc.js';
+import { writeSimCarriersFile } from '../support/carriers-file.js';
 import { testEngines } from '../support/engines.js';
 import { freePort } from '../support/free-port.js';
 import { createHarness, type Harness } from '../support/harness.js';
@@ -85,15 +86,7 @@ for (const engine of testEngines().filter((e) => e.name === 'postgres')) {
     });
 
     it('a send through api, scheduler and dispatcher processes is final long before any poll', async () => {
-      const carriersFile = join(dir, 'carriers.json');
-      writeFileSync(
-        carriersFile,
-        JSON.stringify({
-          carriers: [
-            { name: 'sim', host: smsc.host, port: smsc.port, systemId: 'nok', password: 'nok' },
-          ],
-        }),
-      );
+      const carriersFile = writeSimCarriersFile(dir, smsc);
       const customer = await h.customer();
       const port = await freePort();
       await role('scheduler', {}, /"msg":"nok started"/);

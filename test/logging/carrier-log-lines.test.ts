@@ -5,6 +5,7 @@ import { parseCarrierConfig } from '../../src/carriers/carrier-config.js';
 import { createCarriers } from '../../src/carriers/start-carriers.js';
 import { startSmsc } from '../../src/smsc/start-smsc.js';
 import { duplicateKeys } from '../support/duplicate-keys.js';
+import { simCarrier } from '../support/carriers-file.js';
 
 /** A root logger as `nok` makes one, whose raw lines the test reads and waits on. */
 function capture() {
@@ -33,15 +34,7 @@ describe('log lines of a carrier session', () => {
     const smsc = await startSmsc({ logger: log.logger.child({ role: 'smsc' }) });
     const config = parseCarrierConfig({
       carriers: [
-        {
-          name: 'sim',
-          host: smsc.host,
-          port: smsc.port,
-          systemId: 'nok',
-          password: 'nok',
-          binds: 2,
-          reconnect: { initialDelayMs: 10_000, maxDelayMs: 10_000 },
-        },
+        simCarrier(smsc, { binds: 2, reconnect: { initialDelayMs: 10_000, maxDelayMs: 10_000 } }),
       ],
     });
     // The dispatcher's logger, as main.ts gives it to the carriers.

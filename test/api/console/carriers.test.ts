@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -21,6 +21,7 @@ import type { CarriersStatus } from '../../../src/api/console/contract/carriers.
 import { databaseUrlFor, spawnNok } from '../../cli/nok-process.js';
 import { waitUntil } from '../../interop/wait-until.js';
 import { TEST_TOTP_SECRET } from '../../support/console-session.js';
+import { writeSimCarriersFile } from '../../support/carriers-file.js';
 import { testEngines, type TestDatabase } from '../../support/engines.js';
 
 const silent = pino({ level: 'silent' });
@@ -53,24 +54,11 @@ for (const engine of testEngines()) {
       db = await engine.create();
       smsc = await startSmsc({ preset: 'happy' });
       dir = mkdtempSync(join(tmpdir(), 'nok-carriers-'));
-      carriersFile = join(dir, 'carriers.json');
-      writeFileSync(
-        carriersFile,
-        JSON.stringify({
-          carriers: [
-            {
-              name: 'sim',
-              host: smsc.host,
-              port: smsc.port,
-              systemId: 'nok',
-              password: 'nok',
-              binds: 2,
-              submitsPerSecond: 500,
-              reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
-            },
-          ],
-        }),
-      );
+      carriersFile = writeSimCarriersFile(dir, smsc, {
+        binds: 2,
+        submitsPerSecond: 500,
+        reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
+      });
       config = loadConfig({
         NOK_DATABASE_URL: databaseUrlFor(db),
         NOK_CARRIERS_FILE: carriersFile,
