@@ -29,8 +29,12 @@ export const SYSTEM_PACKAGES = {
     for: 'the interoperability tests (test/interop/)',
     packages: ['kannel', 'libnet-smpp-perl'],
   },
-  // The PostgreSQL server and its client (psql, pg_isready) for the PostgreSQL suite.
-  postgres: { for: 'the PostgreSQL suite (NOK_TEST_PG_URL)', packages: ['postgresql'] },
+  // The PostgreSQL server and its client (psql, pg_isready) for the PostgreSQL suite, and
+  // PgBouncer, which test/cli/pgbouncer.test.ts starts in transaction mode in front of it.
+  postgres: {
+    for: 'the PostgreSQL suite (NOK_TEST_PG_URL)',
+    packages: ['postgresql', 'pgbouncer'],
+  },
 };
 
 /** Whether dpkg says `name` is installed; undefined when there is no dpkg-query. */
