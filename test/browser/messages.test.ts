@@ -109,9 +109,14 @@ describe(`messages in the console (${engine.name})`, () => {
       [...wire].filter(([id]) => isPoll(urls.get(id))).map(([, status]) => status);
     /** Moves the page's clock on by `ms` and waits for the poll that falls due to finish. */
     async function poll(ms: number) {
+      const seen = wireStatuses().length;
       const finished = page.waitForEvent('requestfinished', (request) => isPoll(request.url()));
       await page.clock.runFor(ms);
       await finished;
+      // DevTools may report the raw status after the request has finished: wait for it too.
+      for (let waited = 0; wireStatuses().length === seen && waited < 5_000; waited += 10) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
     }
 
     await page.goto(`/console/messages/${waiting.uuid}`);

@@ -49,7 +49,7 @@ describe('the system packages, without root', () => {
     assert.match(output, /Missing Debian packages for the browser tests .*PostgreSQL suite/);
     assert.match(
       output,
-      /^ {2}sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium fonts-thai-tlwg postgresql$/m,
+      /^ {2}sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium fonts-thai-tlwg postgresql pgbouncer$/m,
     );
   });
 
