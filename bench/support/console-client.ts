@@ -88,6 +88,10 @@ export class ConsoleClient {
     );
   }
 
+  get(path: string): Promise<Answer> {
+    return call(this.agent, `${this.baseUrl}${path}`, 'GET', { cookie: this.cookie });
+  }
+
   close(): void {
     this.agent.destroy();
   }
