@@ -23,6 +23,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { CutShortError, startDeadline, TimedOut, type Deadline } from './deadline.js';
 import { refusedAddress } from './target-address.js';
 
 export { refusedAddress };
@@ -401,70 +402,6 @@ function failed(error: string, latencyMs: number): WebhookPostResult {
     response: null,
     error,
     refused: false,
-  };
-}
-
-class TimedOut extends Error {}
-class CutShortError extends Error {}
-
-interface Deadline {
-  /** Why the deadline passed (TimedOut, or CutShortError), once it has. */
-  readonly expiredWith: Error | undefined;
-  /** Calls `listener` once when the deadline passes; returns what stops that. */
-  onExpire(listener: (error: Error) => void): () => void;
-  /** `work`, or a rejection with the deadline's error when it passes first. */
-  race<T>(work: Promise<T>): Promise<T>;
-  /** Passes the deadline now, with `error`. */
-  expire(error: Error): void;
-  stop(): void;
-}
-
-/**
- * One timer for the whole call; stop() clears it, so no timer outlives the call. (Not an
- * AbortController: making one was a tenth of a post's CPU, and nothing here takes a signal.)
- */
-function startDeadline(timeoutMs: number): Deadline {
-  let expiredWith: Error | undefined;
-  const listeners = new Set<(error: Error) => void>();
-  const expire = (error: Error) => {
-    if (expiredWith) return;
-    expiredWith = error;
-    clearTimeout(timer);
-    for (const listener of listeners) listener(error);
-    listeners.clear();
-  };
-  const timer = setTimeout(() => expire(new TimedOut()), timeoutMs);
-  const onExpire = (listener: (error: Error) => void) => {
-    listeners.add(listener);
-    return () => void listeners.delete(listener);
-  };
-  return {
-    get expiredWith() {
-      return expiredWith;
-    },
-    onExpire,
-    expire,
-    // A resolver cannot be cancelled: past the deadline its answer is just not waited for.
-    race: <T>(work: Promise<T>) =>
-      expiredWith
-        ? Promise.reject(expiredWith)
-        : new Promise<T>((resolve, reject) => {
-            const stop = onExpire(reject);
-            work.then(
-              (value) => {
-                stop();
-                resolve(value);
-              },
-              (error: unknown) => {
-                stop();
-                reject(error);
-              },
-            );
-          }),
-    stop: () => {
-      clearTimeout(timer);
-      listeners.clear();
-    },
   };
 }
 
