@@ -89,6 +89,35 @@ export function spawnNok(
   });
 }
 
+/**
+ * Spawns a long-running `nok <args>` and resolves once its output (stdout and stderr) matches
+ * `ready`, e.g. its "nok started" log line; rejects if it exits first. The caller stops it.
+ */
+export async function startNok(
+  db: TestDatabase | string,
+  args: readonly string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; output(): string }> {
+  const child = spawnNok(db, args, env);
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const onExit = (code: number | null) =>
+      reject(new Error(`nok ${args.join(' ')} exited (${code}):\n${output}`));
+    child.once('exit', onExit);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (ready.test(output)) {
+        child.off('exit', onExit);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+  });
+  return { child, output: () => output };
+}
+
 function nokEnv(db: TestDatabase | string, env: Record<string, string>): NodeJS.ProcessEnv {
   const url = typeof db === 'string' ? db : databaseUrlFor(db);
   return {

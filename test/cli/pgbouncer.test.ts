@@ -18,7 +18,7 @@ import { startSmsc, type RunningSmsc } from '../../src/smsc/start-smsc.js';
 import { writeSimCarriersFile } from '../support/carriers-file.js';
 import { testEngines } from '../support/engines.js';
 import { freePort } from '../support/free-port.js';
-import { jsonOf, runAdminInProcess, spawnNok } from './nok-process.js';
+import { jsonOf, runAdminInProcess, startNok } from './nok-process.js';
 
 const PGBOUNCER = '/usr/sbin/pgbouncer';
 const POLL_MS = '60000';
@@ -111,33 +111,23 @@ if (postgres) {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    /** Spawns `nok <role>` on the pooler and resolves once its output matches `ready`. */
+    /** Starts `nok <role>` on the pooler, every poll at a minute, once its output matches `ready`. */
     async function role(command: string, env: Record<string, string>, ready: RegExp) {
-      const child = spawnNok(pooledUrl, [command], {
-        NOK_DATABASE_DIRECT_URL: directUrl,
-        NOK_LOG_LEVEL: 'info',
-        NOK_LOG_FORMAT: 'json',
-        NOK_SCHEDULER_INTERVAL_MS: POLL_MS,
-        NOK_DISPATCH_IDLE_POLL_MS: POLL_MS,
-        ...env,
-      });
-      roles.add(child);
-      let output = '';
-      await new Promise<void>((resolve, reject) => {
-        const onExit = (code: number | null) =>
-          reject(new Error(`nok ${command} exited (${code}):\n${output}`));
-        child.once('exit', onExit);
-        const read = (chunk: Buffer) => {
-          output += chunk.toString();
-          if (ready.test(output)) {
-            child.off('exit', onExit);
-            resolve();
-          }
-        };
-        child.stdout!.on('data', read);
-        child.stderr!.on('data', read);
-      });
-      return { child, output: () => output };
+      const started = await startNok(
+        pooledUrl,
+        [command],
+        {
+          NOK_DATABASE_DIRECT_URL: directUrl,
+          NOK_LOG_LEVEL: 'info',
+          NOK_LOG_FORMAT: 'json',
+          NOK_SCHEDULER_INTERVAL_MS: POLL_MS,
+          NOK_DISPATCH_IDLE_POLL_MS: POLL_MS,
+          ...env,
+        },
+        ready,
+      );
+      roles.add(started.child);
+      return started;
     }
 
     it('migrates, takes operator commands, accepts, wakes and delivers through the pooler', async () => {

@@ -19,7 +19,7 @@ import { writeSimCarriersFile } from '../support/carriers-file.js';
 import { testEngines } from '../support/engines.js';
 import { freePort } from '../support/free-port.js';
 import { createHarness, type Harness } from '../support/harness.js';
-import { databaseUrlFor, spawnNok } from './nok-process.js';
+import { databaseUrlFor, startNok } from './nok-process.js';
 
 /** Every poll of the roles: nothing is found by polling within a test's time. */
 const POLL_MS = '60000';
@@ -40,31 +40,21 @@ for (const engine of testEngines().filter((e) => e.name === 'postgres')) {
     let dir: string;
     const children = new Set<ChildProcess>();
 
-    /** Spawns `nok <role>` and resolves once its output matches `ready`. */
+    /** Starts `nok <role>`, every poll at a minute, once its output matches `ready`. */
     async function role(name: string, env: Record<string, string>, ready: RegExp) {
-      const child = spawnNok(h.db, [name], {
-        NOK_LOG_LEVEL: 'info',
-        NOK_LOG_FORMAT: 'json',
-        NOK_SCHEDULER_INTERVAL_MS: POLL_MS,
-        NOK_DISPATCH_IDLE_POLL_MS: POLL_MS,
-        ...env,
-      });
-      children.add(child);
-      let output = '';
-      await new Promise<void>((resolve, reject) => {
-        const onExit = (code: number | null) =>
-          reject(new Error(`nok ${name} exited (${code}):\n${output}`));
-        child.once('exit', onExit);
-        const read = (chunk: Buffer) => {
-          output += chunk.toString();
-          if (ready.test(output)) {
-            child.off('exit', onExit);
-            resolve();
-          }
-        };
-        child.stdout!.on('data', read);
-        child.stderr!.on('data', read);
-      });
+      const started = await startNok(
+        h.db,
+        [name],
+        {
+          NOK_LOG_LEVEL: 'info',
+          NOK_LOG_FORMAT: 'json',
+          NOK_SCHEDULER_INTERVAL_MS: POLL_MS,
+          NOK_DISPATCH_IDLE_POLL_MS: POLL_MS,
+          ...env,
+        },
+        ready,
+      );
+      children.add(started.child);
     }
 
     before(async () => {
