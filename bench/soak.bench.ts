@@ -18,14 +18,13 @@
 //
 //   NOK_BENCH_ENGINE=postgres NOK_BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/test \
 //     node --import tsx bench/soak.bench.ts
-import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchEngine, createBenchDatabase } from './support/bench-database.js';
 import { writeSimCarriersFile } from './support/carriers-file.js';
 import { ConsoleClient } from './support/console-client.js';
+import { startFinalCounter } from './support/final-counter.js';
 import { HttpClient } from './support/http-client.js';
 import { startNokServer, type NokServer } from './support/nok-process.js';
 import { machineCaveat, record } from './support/report.js';
@@ -49,21 +48,7 @@ console.log(
 console.log(machineCaveat());
 
 // The webhook receiver: counts the recipients of `recipients.final` events.
-let finalsReceived = 0;
-const receiver = createServer((request, response) => {
-  const chunks: Buffer[] = [];
-  request.on('data', (chunk: Buffer) => chunks.push(chunk));
-  request.on('end', () => {
-    const event = JSON.parse(Buffer.concat(chunks).toString()) as {
-      type: string;
-      data: { recipients?: unknown[] };
-    };
-    if (event.type === 'recipients.final') finalsReceived += event.data.recipients!.length;
-    response.writeHead(204).end();
-  });
-});
-await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+const receiver = await startFinalCounter();
 
 const database = await createBenchDatabase(engine, pgUrl);
 const smsc = await startSmscProcess({ preset: 'happy' });
@@ -108,7 +93,7 @@ try {
   const bigSends = Math.ceil(DURATION_MS / BIG_EVERY_MS);
   const credits = bigSends * BIG + Math.ceil((DURATION_MS / 1000) * SENDS_PER_SECOND) + 1000;
   const seeded = await api.seed(credits, []);
-  await api.setWebhook(seeded.accountId, hookUrl, true);
+  await api.setWebhook(seeded.accountId, receiver.url, true);
   const client = new HttpClient(api.url, seeded.key);
   const pager = new HttpClient(api.url, seeded.key);
   const consoleClient = new ConsoleClient(api.url);
@@ -198,7 +183,7 @@ try {
       await sleep(500);
     }
   }
-  while (finalsReceived < recipients && Date.now() < finalAt) await sleep(500);
+  while (receiver.finals < recipients && Date.now() < finalAt) await sleep(500);
   client.close();
   pager.close();
   consoleClient.close();
@@ -232,10 +217,10 @@ try {
     bench: BENCH,
     engine,
     metric: 'every recipient final, every final status received',
-    value: finalsReceived,
+    value: receiver.finals,
     unit: 'rows',
     target: `= ${recipients}`,
-    met: finalsReceived >= recipients && failures === 0,
+    met: receiver.finals >= recipients && failures === 0,
     note: `${uuids.length} sends; ${failures} failed reads`,
   });
 } finally {

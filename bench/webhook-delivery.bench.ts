@@ -12,9 +12,7 @@
 // of rounds (B ÷ the A before it), their median, and the machine's load average.
 //
 //   node --import tsx bench/webhook-delivery.bench.ts
-import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchEngine, createBenchDatabase } from './support/bench-database.js';
@@ -23,6 +21,7 @@ import { startNokServer } from './support/nok-process.js';
 import { machineCaveat, record } from './support/report.js';
 import { startSmscProcess } from './support/smsc-process.js';
 import { writeSimCarriersFile } from './support/carriers-file.js';
+import { startFinalCounter } from './support/final-counter.js';
 
 const BENCH = 'webhook-delivery';
 const NUMBERS = Number(process.env.NOK_BENCH_DELIVERY_NUMBERS ?? 100_000);
@@ -31,31 +30,14 @@ const POLL_MS = 100;
 const TIMEOUT_MS = 10 * 60_000;
 
 const { engine, pgUrl } = benchEngine();
-const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+// The receiver's clock: it notes when the last request came.
+const nowMs = () => performance.now();
 
 console.log(`== ${BENCH} (${engine}): ${NUMBERS} recipients, without and with a webhook endpoint`);
 console.log(machineCaveat());
 
 // The receiver: counts the recipients of `recipients.final` events as they come.
-let received = 0;
-let requests = 0;
-let lastAt = 0;
-const receiver = createServer((request, response) => {
-  const chunks: Buffer[] = [];
-  request.on('data', (chunk: Buffer) => chunks.push(chunk));
-  request.on('end', () => {
-    const event = JSON.parse(Buffer.concat(chunks).toString()) as {
-      type: string;
-      data: { recipients?: unknown[] };
-    };
-    requests++;
-    if (event.type === 'recipients.final') received += event.data.recipients!.length;
-    lastAt = nowMs();
-    response.writeHead(204).end();
-  });
-});
-await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+const receiver = await startFinalCounter();
 
 const database = await createBenchDatabase(engine, pgUrl);
 const smsc = await startSmscProcess({ preset: 'happy' });
@@ -104,9 +86,8 @@ try {
   const rounds: Round[] = [];
   for (let round = 0; round < ROUNDS * 2; round++) {
     const hooked = round % 2 === 1;
-    if (round > 0 || hooked) await server.setWebhook(seeded.accountId, hookUrl, hooked);
-    received = 0;
-    requests = 0;
+    if (round > 0 || hooked) await server.setWebhook(seeded.accountId, receiver.url, hooked);
+    receiver.reset();
     const first = 810_000_000 + round * NUMBERS;
     const msisdns = Array.from({ length: NUMBERS }, (_, i) => `0${first + i}`);
     const cpuAtSend = server.cpuSeconds();
@@ -132,9 +113,9 @@ try {
       note: `${seconds.toFixed(2)} s; Nok CPU ${((cpu / NUMBERS) * 1e6).toFixed(1)} µs/recipient, ${((main / NUMBERS) * 1e6).toFixed(1)} on its main thread`,
     });
     if (hooked) {
-      while (received < NUMBERS) {
+      while (receiver.finals < NUMBERS) {
         if (nowMs() - start > TIMEOUT_MS) {
-          throw new Error(`${received} of ${NUMBERS} final statuses received`);
+          throw new Error(`${receiver.finals} of ${NUMBERS} final statuses received`);
         }
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
@@ -144,9 +125,9 @@ try {
         bench: BENCH,
         engine,
         metric: `round ${round + 1}: every final status received`,
-        value: (lastAt - start) / 1000,
+        value: (receiver.lastAt - start) / 1000,
         unit: 's',
-        note: `${received} recipients in ${requests} requests (${(received / requests).toFixed(0)} a request), ${((lastAt - start) / 1000 - seconds).toFixed(2)} s after the last was stored`,
+        note: `${receiver.finals} recipients in ${receiver.requests} requests (${(receiver.finals / receiver.requests).toFixed(0)} a request), ${((receiver.lastAt - start) / 1000 - seconds).toFixed(2)} s after the last was stored`,
       });
     }
   }
